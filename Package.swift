@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+// Herald: CloudKit-style subscription notifications as Kafka workers.
+// Module layout and allowed imports: see DESIGN.md §4 (shared/DESIGN.md).
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "herald", targets: ["herald"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    ],
+    targets: [
+        // System library over Debian's librdkafka-dev (pkg-config `rdkafka`). Never vendored.
+        .systemLibrary(
+            name: "CRdKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]
+        ),
+        .target(
+            name: "HeraldKafka",
+            dependencies: [
+                "CRdKafka",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "HeraldModel"),
+        .target(
+            name: "HeraldPipeline",
+            dependencies: [
+                "HeraldKafka",
+                "HeraldModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .executableTarget(
+            name: "herald",
+            dependencies: [
+                "HeraldPipeline",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HeraldKafkaTests", dependencies: ["HeraldKafka"]),
+        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
+        .testTarget(
+            name: "HeraldPipelineTests",
+            dependencies: ["HeraldPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+    ]
+)
