@@ -1,0 +1,140 @@
+/// Settings every Kafka client shares. `properties` renders them, with `extraProperties`
+/// as the escape hatch for anything librdkafka accepts (security, tuning…).
+public struct KafkaClientConfiguration: Sendable {
+    /// `host:port` pairs, comma-separated. Default: `127.0.0.1:9092`.
+    public var bootstrapServers: String = "127.0.0.1:9092"
+    /// Shown in broker logs and metrics. Default: `herald`.
+    public var clientID: String = "herald"
+    /// How long to wait for broker metadata and admin answers. Default: 10 s.
+    public var requestTimeout: Duration = .seconds(10)
+    /// Extra librdkafka properties, applied last (they win over everything above).
+    public var extraProperties: [String: String] = [:]
+
+    public init() {}
+
+    public init(bootstrapServers: String) {
+        self.bootstrapServers = bootstrapServers
+    }
+
+    var properties: [String: String] {
+        [
+            "bootstrap.servers": bootstrapServers,
+            "client.id": clientID,
+            // Logs reach swift-log through the event queue, not a C callback.
+            "log.queue": "true",
+            "socket.timeout.ms": String(requestTimeout.milliseconds),
+        ]
+    }
+}
+
+/// The producer's settings. Defaults favour no loss and no duplicates.
+public struct ProducerConfiguration: Sendable {
+    public var client = KafkaClientConfiguration()
+    /// Idempotent producer: retries never duplicate or reorder. Default: on.
+    public var idempotence = true
+    /// Set to use transactions; must be unique per producer instance and stable across restarts.
+    public var transactionalID: String?
+    /// How long a transaction may stay open before the broker aborts it. Default: 60 s.
+    public var transactionTimeout: Duration = .seconds(60)
+    /// How long to wait to fill a batch. Default: 5 ms.
+    public var linger: Duration = .milliseconds(5)
+    /// Messages may wait this long for delivery (including retries) before failing. Default: 5 min.
+    public var deliveryTimeout: Duration = .seconds(300)
+    /// The local queue's capacity in messages; `send` waits while it is full. Default: 100 000.
+    public var queueCapacity = 100_000
+    /// `none`, `gzip`, `snappy`, `lz4` or `zstd`. Default: `none`.
+    public var compression = "none"
+
+    public init() {}
+
+    public init(bootstrapServers: String) {
+        client = KafkaClientConfiguration(bootstrapServers: bootstrapServers)
+    }
+
+    /// The librdkafka properties, rendered in one place.
+    public var properties: [String: String] {
+        var result = client.properties
+        result["enable.idempotence"] = String(idempotence || transactionalID != nil)
+        result["linger.ms"] = String(linger.milliseconds)
+        result["message.timeout.ms"] = String(deliveryTimeout.milliseconds)
+        result["queue.buffering.max.messages"] = String(queueCapacity)
+        result["compression.codec"] = compression
+        if let transactionalID {
+            result["transactional.id"] = transactionalID
+            result["transaction.timeout.ms"] = String(transactionTimeout.milliseconds)
+        }
+        result.merge(client.extraProperties) { _, extra in extra }
+        return result
+    }
+}
+
+/// The consumer's settings. Offsets are stored only when the caller says a batch is
+/// processed and committed in the background (and synchronously before partitions move).
+public struct ConsumerConfiguration: Sendable {
+    /// Where to start when the group has no committed offset, or the committed one is gone.
+    public enum OffsetReset: String, Sendable {
+        case earliest, latest
+        /// Stop the partition and report `offsetOutOfRange` instead of jumping.
+        case error
+    }
+
+    /// How partitions are spread over the group's members.
+    public enum AssignmentStrategy: String, Sendable {
+        /// Incremental: only moved partitions are revoked (best for stateful stages).
+        case cooperativeSticky = "cooperative-sticky"
+        case range
+        case roundRobin = "roundrobin"
+    }
+
+    public var client = KafkaClientConfiguration()
+    /// The consumer group; required for `subscribe` and commits.
+    public var groupID: String = "herald"
+    public var offsetReset: OffsetReset = .earliest
+    /// Skip messages of aborted transactions. Default: on. (The embedded broker ignores it;
+    /// Herald's correctness never depends on it.)
+    public var readCommitted = true
+    public var assignmentStrategy: AssignmentStrategy = .cooperativeSticky
+    /// A member not heard from for this long is removed from the group. Default: 10 s.
+    public var sessionTimeout: Duration = .seconds(10)
+    /// Stored offsets are committed this often. Default: 1 s.
+    public var autoCommitInterval: Duration = .seconds(1)
+    /// The most messages one batch holds. Default: 1000.
+    public var maxBatchSize = 1000
+    /// How long one poll waits for a first message before returning an empty batch. Default: 100 ms.
+    public var pollTimeout: Duration = .milliseconds(100)
+
+    public init() {}
+
+    public init(bootstrapServers: String, groupID: String) {
+        client = KafkaClientConfiguration(bootstrapServers: bootstrapServers)
+        self.groupID = groupID
+    }
+
+    /// The librdkafka properties, rendered in one place.
+    public var properties: [String: String] {
+        var result = client.properties
+        result["group.id"] = groupID
+        result["enable.auto.offset.store"] = "false"
+        result["enable.auto.commit"] = "true"
+        result["auto.commit.interval.ms"] = String(autoCommitInterval.milliseconds)
+        result["auto.offset.reset"] = offsetReset.rawValue
+        result["isolation.level"] = readCommitted ? "read_committed" : "read_uncommitted"
+        result["partition.assignment.strategy"] = assignmentStrategy.rawValue
+        result["session.timeout.ms"] = String(sessionTimeout.milliseconds)
+        result["heartbeat.interval.ms"] = String(max(100, sessionTimeout.milliseconds / 5))
+        result["enable.partition.eof"] = "false"
+        result.merge(client.extraProperties) { _, extra in extra }
+        return result
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for librdkafka's `*.ms` settings and timeouts.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Milliseconds clamped to the `int` timeouts of librdkafka's C API.
+    var timeoutMilliseconds: Int32 { Int32(clamping: milliseconds) }
+}

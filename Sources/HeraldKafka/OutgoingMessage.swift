@@ -1,0 +1,37 @@
+import Foundation
+
+/// A message to produce. With no `partition`, the default partitioner (murmur2 of the key,
+/// as in the Java client) chooses; co-partitioned topics rely on that.
+public struct OutgoingMessage: Sendable {
+    public var topic: String
+    public var partition: Int32?
+    public var key: Data?
+    /// `nil` produces a tombstone (deletes the key in a compacted topic).
+    public var value: Data?
+    public var headers: [MessageHeader]
+
+    public init(topic: String, partition: Int32? = nil, key: Data? = nil, value: Data?, headers: [MessageHeader] = []) {
+        self.topic = topic
+        self.partition = partition
+        self.key = key
+        self.value = value
+        self.headers = headers
+    }
+
+    public init(topic: String, partition: Int32? = nil, key: String?, value: Data?, headers: [MessageHeader] = []) {
+        self.init(topic: topic, partition: partition, key: key.map { Data($0.utf8) }, value: value, headers: headers)
+    }
+}
+
+/// Where a produced message was stored, from its delivery report.
+public struct DeliveryReport: Hashable, Sendable, CustomStringConvertible {
+    public var topicPartition: TopicPartition
+    public var offset: Int64
+
+    public init(topicPartition: TopicPartition, offset: Int64) {
+        self.topicPartition = topicPartition
+        self.offset = offset
+    }
+
+    public var description: String { "\(topicPartition)@\(offset)" }
+}
