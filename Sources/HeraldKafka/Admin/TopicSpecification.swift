@@ -21,4 +21,10 @@ public struct EnsuredTopic: Sendable, Hashable {
     public var partitions: Int32
     /// `true` when this call created it.
     public var created: Bool
+
+    public init(name: String, partitions: Int32, created: Bool) {
+        self.name = name
+        self.partitions = partitions
+        self.created = created
+    }
 }

@@ -62,6 +62,8 @@ public struct ProducerConfiguration: Sendable {
         if let transactionalID {
             result["transactional.id"] = transactionalID
             result["transaction.timeout.ms"] = String(transactionTimeout.milliseconds)
+            // librdkafka requires a message to time out before its transaction does.
+            result["message.timeout.ms"] = String(min(deliveryTimeout, transactionTimeout).milliseconds)
         }
         result.merge(client.extraProperties) { _, extra in extra }
         return result

@@ -1,0 +1,147 @@
+import Foundation
+import HeraldKafka
+import Synchronization
+import Testing
+
+/// What every group member processed, to check that nothing is lost or done twice.
+private final class Ledger: Sendable {
+    private let state = Mutex<(processed: [String: [String]], assignments: [String: Set<TopicPartition>])>(([:], [:]))
+
+    func record(_ member: String, _ batch: [ConsumedMessage]) {
+        state.withLock { state in
+            for message in batch { state.processed[message.valueString, default: []].append(member) }
+        }
+    }
+
+    func assign(_ member: String, _ partitions: [TopicPartition], add: Bool) {
+        state.withLock { state in
+            if add { state.assignments[member, default: []].formUnion(partitions) }
+            else { state.assignments[member, default: []].subtract(partitions) }
+        }
+    }
+
+    var processedCount: Int { state.withLock { $0.processed.count } }
+    var duplicates: [String: [String]] { state.withLock { $0.processed.filter { $0.value.count > 1 } } }
+    var assignments: [String: Set<TopicPartition>] { state.withLock { $0.assignments } }
+}
+
+@Suite("Consumer groups", .timeLimit(.minutes(3)))
+struct ConsumerGroupTests {
+    /// Runs one group member until cancelled: process a batch, then store its offsets.
+    private func member(_ name: String, _ consumer: KafkaConsumer, _ ledger: Ledger) async throws {
+        for await event in consumer.events {
+            switch event {
+            case .messages(let batch):
+                ledger.record(name, batch)
+                try consumer.store(batch)
+            case .assigned(let partitions): ledger.assign(name, partitions, add: true)
+            case .revoked(let partitions), .lost(let partitions): ledger.assign(name, partitions, add: false)
+            default: break
+            }
+        }
+    }
+
+    private func waitUntil(_ timeout: Duration = .seconds(60), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    @Test("two members split the partitions; a third joining rebalances with nothing lost or redone")
+    func membersSplitAndRebalance() async throws {
+        let test = try TestCluster()
+        let topic = try test.topic(partitions: 6)
+        let group = "g-\(topic)"
+        let producer = try test.producer()
+        let ledger = Ledger()
+        let consumers = try (0..<3).map { _ in try test.consumer(group: group) }
+        try consumers[0].subscribe([topic])
+        try consumers[1].subscribe([topic])
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await member("a", consumers[0], ledger) }
+            tasks.addTask { try await member("b", consumers[1], ledger) }
+            _ = try await producer.send(numberedMessages(topic: topic, 0..<300, keys: 60))
+            try await waitUntil { ledger.processedCount == 300 }
+            #expect(ledger.processedCount == 300)
+            try await waitUntil { ledger.assignments.values.map(\.count).reduce(0, +) == 6 }
+            let two = ledger.assignments
+            #expect(two["a", default: []].count >= 1 && two["b", default: []].count >= 1)
+            #expect(two["a", default: []].isDisjoint(with: two["b", default: []]))
+            #expect(two["a", default: []].union(two["b", default: []]).count == 6)
+
+            // A third member joins while messages keep flowing.
+            try consumers[2].subscribe([topic])
+            tasks.addTask { try await member("c", consumers[2], ledger) }
+            for chunk in stride(from: 300, to: 600, by: 50) {
+                _ = try await producer.send(numberedMessages(topic: topic, chunk..<(chunk + 50), keys: 60))
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            try await waitUntil { ledger.processedCount == 600 && ledger.assignments["c", default: []].count >= 1 }
+            try await Task.sleep(for: .seconds(1))  // late duplicates would show up here
+            tasks.cancelAll()
+        }
+        let three = ledger.assignments
+        #expect(ledger.processedCount == 600)
+        #expect(ledger.duplicates.isEmpty, "processed twice: \(ledger.duplicates.keys.sorted().prefix(10))")
+        #expect(three["c", default: []].count >= 1)
+        let all = three.values.reduce(into: Set<TopicPartition>()) { $0.formUnion($1) }
+        #expect(all.count == 6)
+        #expect(three.values.map(\.count).reduce(0, +) == 6, "every partition has exactly one owner")
+        for consumer in consumers { await consumer.close() }
+        await producer.close()
+    }
+
+    @Test("a restarted member resumes right after its last stored offset")
+    func restartResumesAfterStoredOffset() async throws {
+        let test = try TestCluster()
+        let topic = try test.topic(partitions: 1)
+        let group = "g-\(topic)"
+        let producer = try test.producer()
+        _ = try await producer.send(numberedMessages(topic: topic, 0..<100))
+
+        let first = try test.consumer(group: group)
+        try first.subscribe([topic])
+        let (seen, _) = try await collect(first, count: 60, store: false)
+        #expect(seen.count >= 60)
+        // Only the first 42 were processed.
+        try first.storeOffsets([TopicPartitionOffset(topic, 0, KafkaOffset(42))])
+        await first.close()
+
+        let second = try test.consumer(group: group)
+        try second.subscribe([topic])
+        let (resumed, _) = try await collect(second, count: 58)
+        #expect(resumed.first?.offset == 42)
+        #expect(resumed.map(\.offset) == Array(42..<100))
+        await second.close()
+
+        // The last member's stored offsets were committed on close.
+        let admin = try KafkaAdmin(configuration: .init(bootstrapServers: test.cluster.bootstrapServers), logger: test.logger)
+        let committed = try await admin.committedOffsets(group: group, partitions: [TopicPartition(topic, 0)])
+        #expect(committed[TopicPartition(topic, 0)] == 100)
+        await admin.close()
+        await producer.close()
+    }
+
+    @Test("pause stops a partition's flow and resume restarts it")
+    func pauseAndResume() async throws {
+        let test = try TestCluster()
+        let topic = try test.topic(partitions: 2)
+        let producer = try test.producer()
+        let consumer = try test.consumer(group: "g-\(topic)")
+        try consumer.assign([TopicPartitionOffset(topic, 0, .beginning), TopicPartitionOffset(topic, 1, .beginning)])
+        try consumer.pause([TopicPartition(topic, 1)])
+        _ = try await producer.send((0..<20).map { OutgoingMessage(topic: topic, partition: Int32($0 % 2), key: "k", value: Data("v\($0)".utf8)) })
+        let (paused, _) = try await collect(consumer, count: 20, timeout: .seconds(3))
+        #expect(paused.count == 10)
+        #expect(paused.allSatisfy { $0.partition == 0 })
+        try consumer.resume([TopicPartition(topic, 1)])
+        let (resumed, _) = try await collect(consumer, count: 10)
+        #expect(resumed.count == 10)
+        #expect(resumed.allSatisfy { $0.partition == 1 })
+        await consumer.close()
+        await producer.close()
+    }
+}
