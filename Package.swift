@@ -32,6 +32,8 @@ let package = Package(
             ]
         ),
         .target(name: "HeraldModel"),
+        .target(name: "HeraldPredicate", dependencies: ["HeraldModel"]),
+        .target(name: "HeraldPayload", dependencies: ["HeraldModel"]),
         .target(
             name: "HeraldPipeline",
             dependencies: [
@@ -48,11 +50,20 @@ let package = Package(
             name: "herald",
             dependencies: [
                 "HeraldPipeline",
+                "HeraldKafka",
+                "HeraldModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "HeraldKafkaTests", dependencies: ["HeraldKafka"]),
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
+        .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel"]),
+        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload"]),
         .testTarget(
             name: "HeraldPipelineTests",
             dependencies: ["HeraldPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")]

@@ -1,0 +1,70 @@
+import Foundation
+
+/// One (record change, subscription) pair that fired, addressed to one recipient: the
+/// value of topic `matches`, keyed by `recipient` so the compose stage sees each user's
+/// matches in order.
+///
+/// `notificationID` is deterministic — UUIDv5 of `changeID/subscriptionID` in
+/// `UUID.heraldNamespace` — so replays produce the same ID and the reader drops duplicates.
+public struct Match: Sendable, Hashable, Codable {
+    /// The user who will receive the notification (the Kafka key).
+    public var recipient: String
+    public var notificationType: NotificationType
+    /// Present exactly for query subscriptions.
+    public var queryNotificationReason: QueryNotificationReason?
+    public var subscription: Subscription
+    public var change: RecordChange
+    /// Lower-case UUIDv5 string; see `Match.notificationID(changeID:subscriptionID:)`.
+    public var notificationID: String
+
+    /// Creates a match and derives its notification ID.
+    public init(
+        recipient: String, notificationType: NotificationType, queryNotificationReason: QueryNotificationReason?,
+        subscription: Subscription, change: RecordChange
+    ) {
+        self.recipient = recipient
+        self.notificationType = notificationType
+        self.queryNotificationReason = queryNotificationReason
+        self.subscription = subscription
+        self.change = change
+        self.notificationID = Match.notificationID(changeID: change.changeID, subscriptionID: subscription.subscriptionID)
+    }
+
+    /// The Kafka key: the recipient.
+    public var partitionKey: String { recipient }
+
+    /// The deterministic notification ID of a change seen by a subscription: the
+    /// lower-case UUIDv5 of `"\(changeID)/\(subscriptionID)"` in `UUID.heraldNamespace`.
+    public static func notificationID(changeID: String, subscriptionID: String) -> String {
+        UUID(version5: "\(changeID)/\(subscriptionID)", namespace: .heraldNamespace).lowercasedString
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case recipient, notificationType, queryNotificationReason, subscription, change, notificationID
+    }
+
+    /// Decodes and validates: the recipient is non-empty, a reason is present exactly for
+    /// query matches, and `notificationID` is the one derived from the change and subscription.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        recipient = try c.decodeNonEmpty(.recipient)
+        notificationType = try c.decode(NotificationType.self, forKey: .notificationType)
+        queryNotificationReason = try c.decodeIfPresent(QueryNotificationReason.self, forKey: .queryNotificationReason)
+        subscription = try c.decode(Subscription.self, forKey: .subscription)
+        change = try c.decode(RecordChange.self, forKey: .change)
+        notificationID = try c.decodeNonEmpty(.notificationID)
+        if notificationType == .query, queryNotificationReason == nil {
+            throw c.error(.missingValue, "a query match needs a queryNotificationReason", at: .queryNotificationReason)
+        }
+        if notificationType != .query, queryNotificationReason != nil {
+            throw c.error(.invalidValue, "only query matches have a queryNotificationReason", at: .queryNotificationReason)
+        }
+        if notificationType == .readNotification {
+            throw c.error(.invalidValue, "a match cannot be a readNotification", at: .notificationType)
+        }
+        let expected = Match.notificationID(changeID: change.changeID, subscriptionID: subscription.subscriptionID)
+        guard notificationID == expected else {
+            throw c.error(.invalidValue, "notificationID \(notificationID) is not the one derived from changeID/subscriptionID (\(expected))", at: .notificationID)
+        }
+    }
+}

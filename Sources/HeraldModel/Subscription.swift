@@ -1,0 +1,126 @@
+/// A saved subscription, as held on the compacted `subscriptions` topic (DESIGN §5).
+///
+/// Keyed by `partitionKey` (`container/database/subscriptionID`); a null value deletes it.
+/// Decoding enforces the CloudKit shape (reference §1): which types live in which
+/// database, a query for query subscriptions, a zone for zone subscriptions, and at
+/// least one of create / update / delete in `firesOn` for query subscriptions.
+public struct Subscription: Sendable, Hashable, Codable {
+    /// The kind of subscription.
+    public enum SubscriptionType: String, WireEnum {
+        /// A record type and predicate (public and private databases).
+        case query
+        /// Every change in one zone (private database).
+        case zone
+        /// Every change in the custom zones of a database (private and shared databases).
+        case database
+
+        public static var wireName: String { "subscriptionType" }
+
+        /// Whether this type may be saved in `database` (reference §1 table).
+        public func isAllowed(in database: DatabaseScope) -> Bool {
+            switch (self, database) {
+            case (.query, .public), (.query, .private), (.zone, .private), (.database, .private), (.database, .shared):
+                true
+            default:
+                false
+            }
+        }
+    }
+
+    /// What a query subscription fires on.
+    public enum Event: String, WireEnum {
+        case create, update, delete
+        /// The record matches after an update but did not before (needs `previousFields`).
+        case enter
+        /// The record matched before an update but does not after (needs `previousFields`).
+        case leave
+
+        public static var wireName: String { "firesOn event" }
+    }
+
+    public var subscriptionID: String
+    public var subscriptionType: SubscriptionType
+    public var container: String
+    public var database: DatabaseScope
+    /// The user who saved it and receives its notifications.
+    public var ownerRecordName: String
+    /// Required for query subscriptions, absent otherwise.
+    public var query: SubscriptionQuery?
+    /// Required for zone subscriptions; limits a query subscription to one zone.
+    public var zoneID: ZoneID?
+    /// Query subscriptions only; absent on the wire = empty.
+    public var firesOn: [Event]
+    /// Retire the subscription after its first notification.
+    public var firesOnce: Bool
+    public var notificationInfo: NotificationInfo
+
+    /// Creates a subscription (not validated: validation happens on decode).
+    public init(
+        subscriptionID: String, subscriptionType: SubscriptionType, container: String, database: DatabaseScope,
+        ownerRecordName: String, query: SubscriptionQuery? = nil, zoneID: ZoneID? = nil, firesOn: [Event] = [],
+        firesOnce: Bool = false, notificationInfo: NotificationInfo = NotificationInfo()
+    ) {
+        self.subscriptionID = subscriptionID
+        self.subscriptionType = subscriptionType
+        self.container = container
+        self.database = database
+        self.ownerRecordName = ownerRecordName
+        self.query = query
+        self.zoneID = zoneID
+        self.firesOn = firesOn
+        self.firesOnce = firesOnce
+        self.notificationInfo = notificationInfo
+    }
+
+    /// The Kafka key: `container/database/subscriptionID`.
+    public var partitionKey: String { "\(container)/\(database.rawValue)/\(subscriptionID)" }
+
+    private enum CodingKeys: String, CodingKey {
+        case subscriptionID, subscriptionType, container, database, ownerRecordName, query, zoneID
+        case firesOn, firesOnce, notificationInfo
+    }
+
+    /// Decodes and validates (see the type's documentation).
+    /// - Throws: `ModelError` (or `DecodingError`, which `WireCodec` translates) at the offending path.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        subscriptionID = try c.decodeNonEmpty(.subscriptionID)
+        subscriptionType = try c.decode(SubscriptionType.self, forKey: .subscriptionType)
+        container = try c.decodeNonEmpty(.container)
+        database = try c.decode(DatabaseScope.self, forKey: .database)
+        guard subscriptionType.isAllowed(in: database) else {
+            throw c.error(
+                .invalidValue, "\(subscriptionType.rawValue) subscriptions are not allowed in the \(database.rawValue) database",
+                at: .subscriptionType)
+        }
+        ownerRecordName = try c.decodeNonEmpty(.ownerRecordName)
+        query = try c.decodeIfPresent(SubscriptionQuery.self, forKey: .query)
+        zoneID = try c.decodeIfPresent(ZoneID.self, forKey: .zoneID)
+        firesOn = try c.decodeIfPresent([Event].self, forKey: .firesOn) ?? []
+        firesOnce = try c.decodeIfPresent(Bool.self, forKey: .firesOnce) ?? false
+        notificationInfo = try c.decodeIfPresent(NotificationInfo.self, forKey: .notificationInfo) ?? NotificationInfo()
+        try validateShape(c)
+    }
+
+    private func validateShape(_ c: KeyedDecodingContainer<CodingKeys>) throws {
+        switch subscriptionType {
+        case .query:
+            guard query != nil else { throw c.error(.missingValue, "a query subscription needs a query", at: .query) }
+            guard firesOn.contains(where: { [.create, .update, .delete].contains($0) }) else {
+                throw c.error(.invalidValue, "a query subscription fires on at least one of create, update, delete", at: .firesOn)
+            }
+            if let duplicate = firesOn.enumerated().first(where: { firesOn.firstIndex(of: $0.element) != $0.offset }) {
+                throw ModelError(
+                    .invalidValue, "duplicate event \"\(duplicate.element.rawValue)\"",
+                    at: c.codingPath + [CodingKeys.firesOn, WireKey(index: duplicate.offset)])
+            }
+        case .zone, .database:
+            if query != nil {
+                throw c.error(.invalidValue, "only query subscriptions have a query", at: .query)
+            }
+            if subscriptionType == .zone, zoneID == nil {
+                throw c.error(.missingValue, "a zone subscription needs a zoneID", at: .zoneID)
+            }
+        }
+    }
+}

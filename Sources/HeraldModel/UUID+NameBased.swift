@@ -1,0 +1,29 @@
+import Foundation
+
+extension UUID {
+    /// The RFC 9562 namespace for domain names (`6ba7b810-9dad-11d1-80b4-00c04fd430c8`).
+    public static let dnsNamespace = UUID(uuid: (
+        0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8))
+
+    /// Herald's namespace for notification IDs (`c2a9f3d8-6f1e-4b7a-9d0c-5e8b1a2f4c60`, a
+    /// fixed random UUID). Changing it changes every notification ID: never do.
+    public static let heraldNamespace = UUID(uuid: (
+        0xC2, 0xA9, 0xF3, 0xD8, 0x6F, 0x1E, 0x4B, 0x7A, 0x9D, 0x0C, 0x5E, 0x8B, 0x1A, 0x2F, 0x4C, 0x60))
+
+    /// A name-based UUID, version 5 (SHA-1), per RFC 9562 §5.5: the same namespace and
+    /// name always give the same UUID.
+    /// - Parameters:
+    ///   - name: hashed as its UTF-8 bytes.
+    ///   - namespace: the namespace UUID.
+    public init(version5 name: String, namespace: UUID) {
+        let ns = namespace.uuid
+        let prefix = [ns.0, ns.1, ns.2, ns.3, ns.4, ns.5, ns.6, ns.7, ns.8, ns.9, ns.10, ns.11, ns.12, ns.13, ns.14, ns.15]
+        var b = SHA1.digest(prefix + Array(name.utf8))
+        b[6] = (b[6] & 0x0F) | 0x50
+        b[8] = (b[8] & 0x3F) | 0x80
+        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// The lower-case string form used on the wire (`ck.nid`, `notificationID`).
+    public var lowercasedString: String { uuidString.lowercased() }
+}

@@ -1,0 +1,62 @@
+import HeraldKafka
+import Logging
+
+/// Where Herald's Kafka is: an external cluster (`--brokers`), or the embedded one.
+///
+/// The embedded cluster lives in this process and cannot create topics through the admin
+/// API, so `ensureTopics` creates them directly; an external cluster gets CreateTopics.
+public final class KafkaEnvironment: Sendable {
+    public let bootstrapServers: String
+    /// Set when Herald runs its own embedded cluster.
+    public let embedded: EmbeddedKafkaCluster?
+    public let client: KafkaClientConfiguration
+    private let logger: Logger
+
+    /// Connects to an external cluster.
+    public init(brokers: String, extraProperties: [String: String] = [:], logger: Logger) {
+        var client = KafkaClientConfiguration(bootstrapServers: brokers)
+        client.extraProperties = extraProperties
+        self.client = client
+        self.bootstrapServers = brokers
+        self.embedded = nil
+        self.logger = logger
+    }
+
+    /// Starts an embedded cluster on 127.0.0.1.
+    public init(embeddedBrokers: Int, extraProperties: [String: String] = [:], logger: Logger) throws(KafkaError) {
+        let cluster = try EmbeddedKafkaCluster(brokers: embeddedBrokers, logger: logger)
+        var client = KafkaClientConfiguration(bootstrapServers: cluster.bootstrapServers)
+        client.extraProperties = extraProperties
+        self.client = client
+        self.bootstrapServers = cluster.bootstrapServers
+        self.embedded = cluster
+        self.logger = logger
+    }
+
+    /// Creates the catalog's missing topics and checks co-partitioning.
+    public func ensureTopics(_ catalog: TopicCatalog) async throws -> [EnsuredTopic] {
+        if let embedded {
+            try embedded.createTopics(catalog.specifications)
+        }
+        let admin = try KafkaAdmin(configuration: client, logger: logger)
+        defer { Task { await admin.close() } }
+        let ensured = try await admin.ensureTopics(catalog.specifications)
+        try catalog.checkCoPartitioning(ensured)
+        return ensured
+    }
+
+    public func producerConfiguration(clientID: String) -> ProducerConfiguration {
+        var settings = ProducerConfiguration()
+        settings.client = client
+        settings.client.clientID = clientID
+        return settings
+    }
+
+    public func consumerConfiguration(groupID: String, clientID: String) -> ConsumerConfiguration {
+        var settings = ConsumerConfiguration()
+        settings.client = client
+        settings.client.clientID = clientID
+        settings.groupID = groupID
+        return settings
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import Prometheus
+
+/// `/health/live`, `/health/ready` and `/metrics` on any Hummingbird router.
+public enum OperationsRoutes {
+    /// Adds the routes.
+    /// - Parameters:
+    ///   - readiness: `/health/ready` answers 200 when every condition holds, else 503 listing them.
+    ///   - registry: rendered at `/metrics` in the Prometheus text format.
+    public static func add<Context: RequestContext>(
+        to router: Router<Context>, readiness: Readiness, registry: PrometheusCollectorRegistry
+    ) {
+        router.get("/health/live") { _, _ in
+            jsonResponse(.ok, ["status": "live"])
+        }
+        router.get("/health/ready") { _, _ in
+            let conditions = readiness.conditions
+            let ready = conditions.values.allSatisfy { $0 }
+            var body: [String: Any] = ["status": ready ? "ready" : "not ready"]
+            body["conditions"] = conditions
+            return jsonResponse(ready ? .ok : .serviceUnavailable, body)
+        }
+        router.get("/metrics") { _, _ in
+            var bytes: [UInt8] = []
+            registry.emit(into: &bytes)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    static func jsonResponse(_ status: HTTPResponse.Status, _ object: [String: Any]) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

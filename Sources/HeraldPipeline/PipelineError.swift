@@ -1,0 +1,30 @@
+/// The one error type of `HeraldPipeline`: a stable code, a human reason, and where.
+public struct PipelineError: Error, Sendable, CustomStringConvertible {
+    /// Stable error codes (an open set).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public static let topicLayout = Code("TOPIC_LAYOUT")
+        public static let configuration = Code("CONFIGURATION")
+        public static let kafka = Code("KAFKA")
+        public static let input = Code("INVALID_INPUT")
+    }
+
+    public var code: Code
+    public var reason: String
+    /// Where it happened (a stage, a file and line, a topic partition offset…).
+    public var location: String?
+
+    public init(code: Code, reason: String, location: String? = nil) {
+        self.code = code
+        self.reason = reason
+        self.location = location
+    }
+
+    public var description: String {
+        if let location { return "\(location): \(reason)" }
+        return reason
+    }
+}

@@ -1,0 +1,18 @@
+/// How a stage connects to its topics.
+public struct StageConfiguration: Sendable {
+    /// The stage's name (`match`, `compose`, …): its consumer group suffix, metric label, log label.
+    public var name: String
+    public var inputTopics: [String]
+    public var deadLetterTopic: String
+    /// Each consume→produce hop in a Kafka transaction (real clusters only). Default: off.
+    public var exactlyOnce = false
+    /// First pause before retrying a failed batch; doubles up to `maxRetryBackoff`.
+    public var retryBackoff: Duration = .milliseconds(200)
+    public var maxRetryBackoff: Duration = .seconds(10)
+
+    public init(name: String, inputTopics: [String], deadLetterTopic: String) {
+        self.name = name
+        self.inputTopics = inputTopics
+        self.deadLetterTopic = deadLetterTopic
+    }
+}

@@ -1,0 +1,18 @@
+/// The stages of DESIGN §1. Each consumes as one consumer group, named `<prefix><stage>`.
+public enum HeraldStage: String, CaseIterable, Sendable {
+    case match, compose, reader, schedule, assets
+
+    /// The topics the stage's group consumes.
+    public var inputTopics: [TopicCatalog.Topic] {
+        switch self {
+        case .match: [TopicCatalog.recordChanges]
+        case .compose: [TopicCatalog.matches, TopicCatalog.badgeResets]
+        case .reader: [TopicCatalog.notifications, TopicCatalog.notificationReads]
+        case .schedule: [TopicCatalog.schedules, TopicCatalog.locations]
+        case .assets: [TopicCatalog.recordChanges]
+        }
+    }
+
+    /// The consumer group, e.g. `herald.match`.
+    public func groupID(prefix: String) -> String { prefix + rawValue }
+}

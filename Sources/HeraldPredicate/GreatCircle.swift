@@ -1,0 +1,17 @@
+import Foundation
+
+/// Great-circle distance on a spherical Earth (haversine formula).
+enum GreatCircle {
+    /// Mean Earth radius in kilometres (IUGG).
+    static let earthRadiusKilometres = 6371.0088
+
+    /// Kilometres between two points given in degrees.
+    static func kilometres(latitude lat1: Double, longitude lon1: Double, latitude lat2: Double, longitude lon2: Double) -> Double {
+        let toRadians = Double.pi / 180
+        let dLat = (lat2 - lat1) * toRadians
+        let dLon = (lon2 - lon1) * toRadians
+        let a = sin(dLat / 2) * sin(dLat / 2)
+            + cos(lat1 * toRadians) * cos(lat2 * toRadians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * earthRadiusKilometres * asin(min(1, sqrt(a)))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HeraldKafka
+import Logging
+
+/// Produce and consume throughput of `HeraldKafka` against `RawClientBaseline` on one
+/// embedded broker, interleaved round by round so both see the same machine state.
+struct KafkaBenchmark {
+    struct Result {
+        var path: String
+        var raw: Double
+        var herald: Double
+    }
+
+    let messages: Int
+    let size: Int
+    let partitions: Int32
+    let cluster: EmbeddedKafkaCluster
+    let logger: Logger
+
+    init(messages: Int, size: Int, partitions: Int32, logger: Logger) throws {
+        self.messages = messages
+        self.size = size
+        self.partitions = partitions
+        self.logger = logger
+        cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
+    }
+
+    /// The producer settings both paths share.
+    private var producerSettings: ProducerConfiguration {
+        ProducerConfiguration(bootstrapServers: cluster.bootstrapServers)
+    }
+
+    func run(rounds: Int) async throws -> [Result] {
+        var produce = Result(path: "produce", raw: 0, herald: 0)
+        var consume = Result(path: "consume", raw: 0, herald: 0)
+        let value = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+        var consumeTopic = ""
+        for round in 0..<rounds {
+            let rawTopic = try topic("raw-\(round)")
+            produce.raw = max(produce.raw, try measure {
+                let delivered = try RawClientBaseline.produce(
+                    bootstrapServers: cluster.bootstrapServers, topic: rawTopic, partitions: partitions,
+                    count: messages, value: value, properties: producerSettings.properties)
+                guard delivered == messages else { throw BenchmarkFailure("raw produce delivered \(delivered) of \(messages)") }
+            })
+            let heraldTopic = try topic("herald-\(round)")
+            produce.herald = max(produce.herald, try await measureAsync { try await produceWithHerald(topic: heraldTopic, value: Data(value)) })
+            consumeTopic = rawTopic
+            consume.raw = max(consume.raw, try measure {
+                var settings = ConsumerConfiguration(bootstrapServers: cluster.bootstrapServers, groupID: "bench-raw-\(round)")
+                settings.readCommitted = true
+                let bytes = try RawClientBaseline.consume(
+                    bootstrapServers: cluster.bootstrapServers, topic: consumeTopic, partitions: partitions,
+                    count: messages, properties: settings.properties)
+                guard bytes == messages * size else { throw BenchmarkFailure("raw consume read \(bytes / size) of \(messages)") }
+            })
+            consume.herald = max(consume.herald, try await measureAsync { try await consumeWithHerald(topic: consumeTopic, round: round) })
+            logger.info("round \(round + 1) of \(rounds) done")
+        }
+        return [produce, consume]
+    }
+
+    private func topic(_ name: String) throws -> String {
+        let topic = "bench-\(name)-\(UUID().uuidString.prefix(6))"
+        try cluster.createTopic(topic, partitions: partitions)
+        return topic
+    }
+
+    /// Produces like a stage does: batches of 5 000, four in flight.
+    private func produceWithHerald(topic: String, value: Data) async throws {
+        let producer = try KafkaProducer(configuration: producerSettings, logger: logger)
+        let batch = 5_000
+        let partitions = self.partitions
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            var inFlight = 0
+            while next < messages || inFlight > 0 {
+                while inFlight < 4 && next < messages {
+                    let range = next..<min(messages, next + batch)
+                    next = range.upperBound
+                    inFlight += 1
+                    group.addTask {
+                        let outgoing = range.map {
+                            OutgoingMessage(topic: topic, partition: Int32($0 % Int(partitions)), key: "k", value: value)
+                        }
+                        _ = try await producer.send(outgoing)
+                    }
+                }
+                try await group.next()
+                inFlight -= 1
+            }
+        }
+        await producer.close()
+    }
+
+    private func consumeWithHerald(topic: String, round: Int) async throws {
+        let consumer = try KafkaConsumer(
+            configuration: ConsumerConfiguration(bootstrapServers: cluster.bootstrapServers, groupID: "bench-herald-\(round)"),
+            logger: logger)
+        try consumer.assign((0..<partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
+        var received = 0
+        var bytes = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while received < messages, ContinuousClock.now < deadline {
+            for case .messages(let batch) in await consumer.poll() {
+                received += batch.count
+                for message in batch { bytes += message.value?.count ?? 0 }
+            }
+        }
+        await consumer.close()
+        guard bytes == messages * size else { throw BenchmarkFailure("HeraldKafka consume read \(bytes / size) of \(messages)") }
+    }
+
+    private func measure(_ body: () throws -> Void) throws -> Double {
+        let start = ContinuousClock.now
+        try body()
+        return rate(since: start)
+    }
+
+    private func measureAsync(_ body: () async throws -> Void) async throws -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        return rate(since: start)
+    }
+
+    private func rate(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Double(messages) / seconds
+    }
+
+    static func table(_ results: [Result], messages: Int, size: Int, partitions: Int32, rounds: Int) -> String {
+        var lines = [
+            "Kafka throughput, embedded broker, \(messages) messages × \(size) B, \(partitions) partitions, best of \(rounds)",
+            "",
+            "| path    | raw librdkafka (msg/s) | HeraldKafka (msg/s) | HeraldKafka / raw |",
+            "|---------|-----------------------:|--------------------:|------------------:|",
+        ]
+        for result in results {
+            let ratio = result.raw > 0 ? result.herald / result.raw : 0
+            lines.append(String(
+                format: "| %@ | %22.0f | %19.0f | %16.1f%% |",
+                result.path.padding(toLength: 7, withPad: " ", startingAt: 0), result.raw, result.herald, ratio * 100))
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

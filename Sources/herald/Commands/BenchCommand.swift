@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import HeraldKafka
+import Logging
+
+/// `herald bench …`: throughput measurements that print a table with a same-run baseline.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Benchmarks, each against a baseline measured in the same run.",
+        subcommands: [Kafka.self])
+
+    struct Kafka: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Produce and consume throughput: HeraldKafka versus a minimal loop over librdkafka's C API.")
+
+        @Option(help: "Messages per run.")
+        var messages = 200_000
+
+        @Option(help: "Value size in bytes.")
+        var size = 200
+
+        @Option(help: "Partitions of the benchmark topics (the embedded broker keeps ~5 MB per partition).")
+        var partitions: Int32 = 8
+
+        @Option(help: "Runs of each path; the best run counts.")
+        var rounds = 3
+
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            guard messages >= 1000 else { throw ValidationError("--messages must be at least 1000") }
+            guard (1...1_000_000).contains(size) else { throw ValidationError("--size must be between 1 and 1000000") }
+            guard Int64(messages) * Int64(size) / Int64(partitions) < 4_000_000 else {
+                throw ValidationError("messages × size / partitions must stay under 4 MB: the embedded broker keeps ~5 MB per partition")
+            }
+            guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be between 1 and 20") }
+        }
+
+        func run() async throws {
+            logging.bootstrap()
+            try await reportingFailures {
+                let benchmark = try KafkaBenchmark(messages: messages, size: size, partitions: partitions, logger: Logger(label: "herald.bench"))
+                let results = try await benchmark.run(rounds: rounds)
+                print(KafkaBenchmark.table(results, messages: messages, size: size, partitions: partitions, rounds: rounds))
+            }
+        }
+    }
+}

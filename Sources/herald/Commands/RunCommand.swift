@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import HeraldKafka
+import HeraldPipeline
+import Logging
+import Metrics
+import Prometheus
+
+/// `herald run`: the stages and the HTTP server, on a real cluster or the embedded broker.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run Herald's stages and HTTP server (embedded broker unless --brokers is given).")
+
+    @OptionGroup var kafka: KafkaOptions
+    @OptionGroup var layout: TopicLayoutOptions
+    @OptionGroup var options: RunOptions
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        if options.exactlyOnce && kafka.brokers == nil {
+            throw ValidationError("""
+                --exactly-once needs a real Kafka cluster (--brokers): the embedded broker \
+                (librdkafka 2.0.2's mock) does not store offsets committed in transactions
+                """)
+        }
+    }
+
+    func run() async throws {
+        let sink = LogTopicSink()
+        logging.bootstrap(sink: sink, instance: options.instanceID)
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        let logger = Logger(label: "herald")
+        try await reportingFailures {
+            let properties = try kafka.extraProperties()
+            let environment: KafkaEnvironment
+            if let brokers = kafka.brokers {
+                environment = KafkaEnvironment(brokers: brokers, extraProperties: properties, logger: logger)
+            } else {
+                environment = try KafkaEnvironment(embeddedBrokers: 1, extraProperties: properties, logger: logger)
+                logger.notice("no --brokers: running on the embedded broker", metadata: ["bootstrap": .string(environment.bootstrapServers)])
+            }
+            let runtime: HeraldRuntime
+            do {
+                runtime = try await HeraldRuntime.make(
+                    environment: environment, catalog: kafka.catalog(layout), options: options,
+                    sink: sink, registry: registry, logger: logger)
+            } catch let error as KafkaError {
+                throw CommandFailure.runtime("cannot prepare Herald's topics on \(environment.bootstrapServers): \(error)")
+            }
+            logger.info("herald running", metadata: [
+                "bootstrap": .string(environment.bootstrapServers),
+                "stages": .string(runtime.stages.isEmpty ? "none yet" : runtime.stages.map(\.rawValue).joined(separator: ",")),
+                "http": .string("\(options.httpHost):\(options.httpPort)"),
+            ])
+            try await runtime.run()
+        }
+    }
+}

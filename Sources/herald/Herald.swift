@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// The `herald` command: CloudKit-style subscription notifications as Kafka workers.
+@main
+struct Herald: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "herald",
+        abstract: "CloudKit-style subscription notifications, run as Kafka workers.",
+        discussion: """
+            Without --brokers, `run` starts an embedded Kafka broker on 127.0.0.1. \
+            `broker` runs that broker alone so several processes can share it.
+            """,
+        subcommands: [RunCommand.self, BrokerCommand.self, ChangesCommand.self, TopicsCommand.self, BenchCommand.self])
+}

@@ -1,0 +1,62 @@
+import Foundation
+import HeraldKafka
+import HeraldPipeline
+import Hummingbird
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+/// Everything one `herald run` (or `herald demo`) process runs, wired together.
+struct HeraldRuntime {
+    let environment: KafkaEnvironment
+    let catalog: TopicCatalog
+    let producer: KafkaProducer
+    let readiness: Readiness
+    let services: [any Service]
+    let stages: [HeraldStage]
+    let logger: Logger
+
+    /// Builds the runtime: ensures topics, creates the shared producer and the stage services.
+    static func make(
+        environment: KafkaEnvironment, catalog: TopicCatalog, options: RunOptions,
+        sink: LogTopicSink, registry: PrometheusCollectorRegistry, logger: Logger
+    ) async throws -> HeraldRuntime {
+        let ensured = try await environment.ensureTopics(catalog)
+        logger.info("topics ready", metadata: ["count": .stringConvertible(ensured.count), "created": .stringConvertible(ensured.filter(\.created).count)])
+        let producer = try KafkaProducer(
+            configuration: environment.producerConfiguration(clientID: "herald-\(options.instanceID)"), logger: logger)
+        let readiness = Readiness()
+        var services: [any Service] = [
+            LogShipper(sink: sink, producer: producer, topic: catalog.name(TopicCatalog.logs), instance: options.instanceID),
+        ]
+        var running: [HeraldStage] = []
+        for stage in try options.selectedStages() {
+            let factory = StageFactory(
+                environment: environment, catalog: catalog, options: options, readiness: readiness, logger: logger)
+            if let service = try factory.make(stage, sharedProducer: producer) {
+                services.append(service)
+                running.append(stage)
+            } else if options.stages != "all" {
+                throw CommandFailure.invalidInput("stage '\(stage.rawValue)' is not part of this build yet")
+            }
+        }
+        let router = Router()
+        OperationsRoutes.add(to: router, readiness: readiness, registry: registry)
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(options.httpHost, port: options.httpPort), serverName: "herald"),
+            logger: logger)
+        services.append(application)
+        return HeraldRuntime(
+            environment: environment, catalog: catalog, producer: producer, readiness: readiness,
+            services: services, stages: running, logger: logger)
+    }
+
+    /// Runs until SIGTERM/SIGINT, then shuts every service down gracefully.
+    func run() async throws {
+        let group = ServiceGroup(
+            configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        await producer.close()
+    }
+}

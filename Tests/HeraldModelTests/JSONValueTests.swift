@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import HeraldModel
+
+@Suite("JSONValue")
+struct JSONValueTests {
+    static let samples: [JSONValue] = [
+        nil, true, false, 0, -1, .integer(.max), .integer(.min), 2.5, -0.125, 1e300, "", "ü 🐦 \u{0007}", "a/b",
+        [], [1, "x", nil, [true]], [:], ["aps": ["alert": ["loc-key": "K", "loc-args": ["a"]], "badge": 3]],
+    ]
+
+    @Test("decodes what it encodes", arguments: samples)
+    func roundTrip(_ value: JSONValue) throws {
+        _ = try Fixtures.roundTrip(value)
+    }
+
+    static let numbers: [(json: String, expected: JSONValue)] = [
+        ("5", .integer(5)), ("-5", .integer(-5)), ("5.0", .integer(5)), ("1e2", .integer(100)),
+        ("5.5", .double(5.5)), ("9223372036854775807", .integer(.max)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("-0", .integer(0)), ("1e-3", .double(0.001)),
+    ]
+
+    @Test("integral numbers that fit Int64 are integers, others doubles", arguments: numbers)
+    func numberKinds(json: String, expected: JSONValue) throws {
+        #expect(try Fixtures.decode(JSONValue.self, json) == expected)
+    }
+
+    @Test("objects are written with sorted keys whatever the input order")
+    func sortedKeys() throws {
+        let value = try Fixtures.decode(JSONValue.self, #"{"b": 1, "a": {"d": 2, "c": 3}, "A": null}"#)
+        #expect(String(decoding: try Fixtures.codec.encode(value), as: UTF8.self) == #"{"A":null,"a":{"c":3,"d":2},"b":1}"#)
+    }
+
+    @Test("accessors and the description used in error messages")
+    func accessors() {
+        let value: JSONValue = ["n": 1, "s": "x", "l": [1.5]]
+        #expect(value["s"]?.stringValue == "x")
+        #expect(value["n"]?.doubleValue == 1)
+        #expect(value["l"]?.arrayValue == [1.5])
+        #expect(value["missing"] == nil)
+        #expect(value.description == #"{"l": [1.5], "n": 1, "s": "x"}"#)
+        #expect(JSONValue.string(String(repeating: "x", count: 100)).abbreviated(10) == "\"xxxxxxxxx…")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import HeraldModel
+
+@Suite("Match and name-based notification IDs")
+struct MatchTests {
+    @Test("SHA-1 matches the FIPS 180 test vectors", arguments: [
+        ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+        ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+        ("The quick brown fox jumps over the lazy dog", "2fd4e1c67a2d28fced849ee1bb76e7391b93eb12"),
+        (String(repeating: "a", count: 1_000_000), "34aa973cd4c4daa4f61eeb2bdbad27316534016f"),
+        (String(repeating: "x", count: 55), "cef734ba81a024479e09eb5a75b6ddae62e6abf1"),
+        (String(repeating: "x", count: 56), "901305367c259952f4e7af8323f480d59f81335b"),
+        (String(repeating: "x", count: 63), "0ddc4e0cccd9a12850deb5abb0853a4425559fec"),
+        (String(repeating: "x", count: 64), "bb2fa3ee7afb9f54c6dfb5d021f14b1ffe40c163"),
+        (String(repeating: "x", count: 65), "78c741ddc482e4cdf8c474a0876347a0905b6233"),
+    ])
+    func sha1(message: String, hex: String) {
+        let digest = SHA1.digest(Array(message.utf8)).map { String(format: "%02x", $0) }.joined()
+        #expect(digest == hex)
+    }
+
+    /// RFC 9562 Appendix A.4 (and Python's `uuid.uuid5`) give `…-95e1-2665a8aea6a2` for
+    /// DNS + "www.example.com"; the `…-b9e0-5d2b3f6d5f1e` sometimes quoted is not what
+    /// SHA-1 yields. The Herald vectors were computed with Python's `uuid.uuid5`.
+    @Test("UUIDv5 matches RFC 9562 and an independent implementation", arguments: [
+        (UUID.dnsNamespace, "www.example.com", "2ed6657d-e927-568b-95e1-2665a8aea6a2"),
+        (UUID.heraldNamespace, "c-0001/urgent-notes", "142664a0-c4dd-5ad3-8729-8d9d983877ff"),
+        (UUID.heraldNamespace, "ü/🐦", "1c60d243-aea9-5fa9-affe-a2429ea4ca50"),
+    ])
+    func rfcVector(namespace: UUID, name: String, expected: String) {
+        #expect(UUID(version5: name, namespace: namespace).lowercasedString == expected)
+    }
+
+    @Test("the namespaces are the documented ones")
+    func namespaces() {
+        #expect(UUID.heraldNamespace.uuidString.lowercased() == "c2a9f3d8-6f1e-4b7a-9d0c-5e8b1a2f4c60")
+        #expect(UUID.dnsNamespace.uuidString.lowercased() == "6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+    }
+
+    @Test("notification IDs are deterministic, lower-case, version 5 and distinct per pair")
+    func notificationID() {
+        let id = Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes")
+        #expect(id == Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes"))
+        #expect(id == id.lowercased())
+        #expect(UUID(uuidString: id) != nil)
+        #expect(Array(id)[14] == "5")
+        #expect(id != Match.notificationID(changeID: "c-0001", subscriptionID: "other"))
+        #expect(id == UUID(version5: "c-0001/urgent-notes", namespace: .heraldNamespace).lowercasedString)
+    }
+
+    static func sample() throws -> Match {
+        Match(
+            recipient: "_u1", notificationType: .query, queryNotificationReason: .recordUpdated,
+            subscription: try Fixtures.decode(Subscription.self, Fixtures.subscription),
+            change: try Fixtures.decode(RecordChange.self, Fixtures.recordChange))
+    }
+
+    @Test("a match round-trips with the whole subscription and change")
+    func roundTrip() throws {
+        let match = try Self.sample()
+        #expect(match.partitionKey == "_u1")
+        let decoded = try Fixtures.roundTrip(match)
+        #expect(decoded.notificationID == Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes"))
+    }
+
+    static let malformed: [(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String)] = [
+        ("recipient", "", .invalidValue, "recipient"),
+        ("notificationID", "5b1c0000-0000-5000-8000-000000000000", .invalidValue, "notificationID"),
+        ("queryNotificationReason", nil, .missingValue, "queryNotificationReason"),
+        ("notificationType", "readNotification", .invalidValue, "queryNotificationReason"),
+        ("change.kind", "upsert", .unknownValue, "change.kind"),
+        ("change.fields.priority.value", "five", .typeMismatch, "change.fields.priority.value"),
+        ("subscription.query.filterBy", [["comparator": "LIKE", "fieldName": "f", "fieldValue": ["value": 1]]], .unknownValue, "subscription.query.filterBy[0].comparator"),
+        ("subscription.query.predicate", nil, .invalidValue, "subscription.query.arguments"),
+    ]
+
+    @Test("malformed matches are errors naming the offending field", arguments: malformed)
+    func malformedMatch(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String) throws {
+        let json = try Fixtures.edit(String(decoding: Fixtures.codec.encode(Self.sample()), as: UTF8.self), path, value)
+        let error = try #require(Fixtures.decodeError(Match.self, json))
+        #expect(error.code == code, "\(error)")
+        #expect(error.path == errorPath, "\(error)")
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HeraldKafka
+import HeraldPipeline
+import Logging
+import Testing
+
+/// An embedded cluster with Herald's catalog, for pipeline tests (127.0.0.1 only).
+struct PipelineFixture {
+    let environment: KafkaEnvironment
+    let catalog: TopicCatalog
+    let logger: Logger
+
+    init(partitions: Int32 = 2) async throws {
+        var logger = Logger(label: "pipeline-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["HERALD_TEST_LOG"] == nil ? .critical : .debug
+        self.logger = logger
+        environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
+        catalog = TopicCatalog(prefix: "t\(UUID().uuidString.prefix(6)).", partitions: partitions)
+        _ = try await environment.ensureTopics(catalog)
+    }
+
+    func producer() throws -> KafkaProducer {
+        var settings = environment.producerConfiguration(clientID: "test")
+        settings.linger = .milliseconds(1)
+        return try KafkaProducer(configuration: settings, logger: logger)
+    }
+
+    func consumer(group: String) throws -> KafkaConsumer {
+        var settings = environment.consumerConfiguration(groupID: group, clientID: "test")
+        settings.sessionTimeout = .seconds(6)
+        return try KafkaConsumer(configuration: settings, logger: logger)
+    }
+
+    /// Reads `count` messages of a topic from the beginning (all partitions).
+    func read(_ topic: String, count: Int, timeout: Duration = .seconds(20)) async throws -> [ConsumedMessage] {
+        let consumer = try consumer(group: "reader-\(UUID().uuidString)")
+        try consumer.assign((0..<catalog.partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
+        var messages: [ConsumedMessage] = []
+        let deadline = ContinuousClock.now + timeout
+        while messages.count < count, ContinuousClock.now < deadline {
+            for case .messages(let batch) in await consumer.poll() { messages += batch }
+        }
+        await consumer.close()
+        return messages
+    }
+}
+
+extension ConsumedMessage {
+    var text: String { value.map { String(decoding: $0, as: UTF8.self) } ?? "<null>" }
+}

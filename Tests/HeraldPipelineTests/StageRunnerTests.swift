@@ -1,0 +1,112 @@
+import Foundation
+import HeraldKafka
+import HeraldPipeline
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// Upper-cases messages whose value is a JSON string; anything else is rejected.
+private struct ShoutProcessor: StageProcessor {
+    let output: String
+    let failures: Failures
+
+    final class Failures: Sendable {
+        let remaining = Mutex(0)
+    }
+
+    func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
+        let fail = failures.remaining.withLock { remaining -> Bool in
+            guard remaining > 0 else { return false }
+            remaining -= 1
+            return true
+        }
+        if fail { throw CancellationError() }
+        return StageResult.each(batch) { message throws(Rejection.Reason) in
+            guard let value = message.value,
+                  let text = try? JSONDecoder().decode(String.self, from: value) else {
+                throw .undecodable("value is not a JSON string")
+            }
+            return [OutgoingMessage(topic: output, key: message.key, value: Data(text.uppercased().utf8))]
+        }
+    }
+}
+
+@Suite("Stage runner", .timeLimit(.minutes(2)))
+struct StageRunnerTests {
+    private func runStage(
+        _ fixture: PipelineFixture, failures: Int = 0, until done: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        let input = fixture.catalog.name(TopicCatalog.recordChanges)
+        let output = fixture.catalog.name(TopicCatalog.matches)
+        let processorFailures = ShoutProcessor.Failures()
+        processorFailures.remaining.withLock { $0 = failures }
+        var configuration = StageConfiguration(
+            name: "shout", inputTopics: [input], deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
+        configuration.retryBackoff = .milliseconds(10)
+        let producer = try fixture.producer()
+        let runner = StageRunner(
+            configuration: configuration, processor: ShoutProcessor(output: output, failures: processorFailures),
+            consumer: try fixture.consumer(group: "shout"), producer: producer, logger: fixture.logger)
+        let group = ServiceGroup(services: [runner], logger: fixture.logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await done()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        await producer.close()
+    }
+
+    @Test("garbage goes to dead letters with its source and reason while good input still flows")
+    func garbageToDeadLettersGoodInputFlows() async throws {
+        let fixture = try await PipelineFixture()
+        let input = fixture.catalog.name(TopicCatalog.recordChanges)
+        let producer = try fixture.producer()
+        var messages: [OutgoingMessage] = (0..<20).map {
+            OutgoingMessage(topic: input, key: "k\($0)", value: Data("\"hello \($0)\"".utf8))
+        }
+        messages.insert(OutgoingMessage(topic: input, key: "bad-1", value: Data("{not json".utf8)), at: 5)
+        messages.insert(OutgoingMessage(topic: input, key: "bad-2", value: nil), at: 12)
+        messages.insert(OutgoingMessage(topic: input, key: "bad-3", value: Data([0xff, 0xfe, 0x00])), at: 17)
+        let reports = try await producer.send(messages)
+        await producer.close()
+
+        try await runStage(fixture) {
+            let outputs = try await fixture.read(fixture.catalog.name(TopicCatalog.matches), count: 20)
+            #expect(Set(outputs.map(\.text)) == Set((0..<20).map { "HELLO \($0)" }))
+        }
+        let deadLetters = try await fixture.read(fixture.catalog.name(TopicCatalog.deadLetters), count: 3)
+        let records = deadLetters.compactMap(DeadLetter.Record.init)
+        #expect(records.count == 3)
+        let bad = records.first { $0.key == Data("bad-1".utf8) }
+        let source = reports[5]
+        #expect(bad?.value == Data("{not json".utf8), "raw bytes kept")
+        #expect(bad?.sourceTopic == input)
+        #expect(bad?.sourcePartition == source.topicPartition.partition)
+        #expect(bad?.sourceOffset == source.offset)
+        #expect(bad?.code == "UNDECODABLE")
+        #expect(bad?.stage == "shout")
+        #expect(records.contains { $0.key == Data("bad-2".utf8) && $0.value == nil })
+        #expect(records.contains { $0.value == Data([0xff, 0xfe, 0x00]) })
+
+        // Everything was committed: a restarted stage finds nothing left to do.
+        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
+        let committed = try await admin.committedOffsets(
+            group: "shout", partitions: (0..<fixture.catalog.partitions).map { TopicPartition(input, $0) })
+        #expect(committed.values.reduce(0, +) == Int64(messages.count))
+        await admin.close()
+    }
+
+    @Test("a failing batch is retried and delivered once it succeeds, with nothing skipped")
+    func failedBatchIsRetried() async throws {
+        let fixture = try await PipelineFixture(partitions: 1)
+        let input = fixture.catalog.name(TopicCatalog.recordChanges)
+        let producer = try fixture.producer()
+        _ = try await producer.send((0..<10).map { OutgoingMessage(topic: input, key: "k", value: Data("\"m\($0)\"".utf8)) })
+        await producer.close()
+        try await runStage(fixture, failures: 3) {
+            let outputs = try await fixture.read(fixture.catalog.name(TopicCatalog.matches), count: 10)
+            #expect(outputs.map(\.text) == (0..<10).map { "M\($0)" })
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import HeraldKafka
+import HeraldPipeline
+import Testing
+
+@Suite("Topic catalog")
+struct TopicCatalogTests {
+    @Test("names carry the prefix and compacted topics are configured for compaction")
+    func namesAndCompaction() {
+        let catalog = TopicCatalog(prefix: "acme.", partitions: 12, replicationFactor: 3)
+        #expect(catalog.name(TopicCatalog.recordChanges) == "acme.record-changes")
+        let specifications = Dictionary(uniqueKeysWithValues: catalog.specifications.map { ($0.name, $0) })
+        #expect(specifications.count == TopicCatalog.all.count)
+        #expect(specifications["acme.subscriptions"]?.configs["cleanup.policy"] == "compact")
+        #expect(specifications["acme.users"]?.configs["cleanup.policy"] == "compact")
+        #expect(specifications["acme.record-changes"]?.configs["cleanup.policy"] == nil)
+        #expect(specifications.values.allSatisfy { $0.partitions == 12 && $0.replicationFactor == 3 })
+    }
+
+    @Test("user-keyed topics with different partition counts are refused")
+    func coPartitioningIsChecked() throws {
+        let catalog = TopicCatalog()
+        var ensured = catalog.specifications.map { EnsuredTopic(name: $0.name, partitions: 6, created: false) }
+        try catalog.checkCoPartitioning(ensured)
+        ensured[ensured.firstIndex { $0.name == "herald.notifications" }!].partitions = 3
+        #expect(throws: PipelineError.self) { try catalog.checkCoPartitioning(ensured) }
+    }
+
+    @Test("each stage consumes as its own group under the prefix")
+    func stageGroups() {
+        #expect(HeraldStage.match.groupID(prefix: "herald.") == "herald.match")
+        #expect(HeraldStage.reader.inputTopics.map(\.baseName) == ["notifications", "notification-reads"])
+    }
+}
