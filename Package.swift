@@ -34,11 +34,13 @@ let package = Package(
         .target(name: "HeraldModel"),
         .target(name: "HeraldPredicate", dependencies: ["HeraldModel"]),
         .target(name: "HeraldPayload", dependencies: ["HeraldModel"]),
+        .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .target(
             name: "HeraldPipeline",
             dependencies: [
                 "HeraldKafka",
                 "HeraldModel",
+                "HeraldMatcher",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
         .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload"]),
+        .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel"]),
         .testTarget(
             name: "HeraldPipelineTests",
             dependencies: ["HeraldPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")]

@@ -31,8 +31,9 @@ final class TestCluster: Sendable {
 
     func consumer(group: String, _ configure: (inout ConsumerConfiguration) -> Void = { _ in }) throws -> KafkaConsumer {
         var settings = ConsumerConfiguration(bootstrapServers: cluster.bootstrapServers, groupID: group)
-        settings.sessionTimeout = .seconds(6)
+        settings.sessionTimeout = .seconds(3)
         settings.client.extraProperties["topic.metadata.refresh.interval.ms"] = "500"
+        if let debug = ProcessInfo.processInfo.environment["HERALD_TEST_KAFKA_DEBUG"] { settings.client.extraProperties["debug"] = debug }
         configure(&settings)
         return try KafkaConsumer(configuration: settings, logger: logger)
     }

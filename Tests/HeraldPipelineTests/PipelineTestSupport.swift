@@ -27,7 +27,7 @@ struct PipelineFixture {
 
     func consumer(group: String) throws -> KafkaConsumer {
         var settings = environment.consumerConfiguration(groupID: group, clientID: "test")
-        settings.sessionTimeout = .seconds(6)
+        settings.sessionTimeout = .seconds(3)
         return try KafkaConsumer(configuration: settings, logger: logger)
     }
 

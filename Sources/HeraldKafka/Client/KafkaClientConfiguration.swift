@@ -82,8 +82,12 @@ public struct ConsumerConfiguration: Sendable {
 
     /// How partitions are spread over the group's members.
     public enum AssignmentStrategy: String, Sendable {
-        /// Incremental: only moved partitions are revoked (best for stateful stages).
+        /// Incremental: only moved partitions are revoked. Not safe with librdkafka 2.0.2: a
+        /// member destroyed after joining but before its first assignment aborts the process
+        /// (`rd_kafka_sticky_assignor_state_destroy: Assertion 'assignor_state' failed`).
         case cooperativeSticky = "cooperative-sticky"
+        /// Eager; gives one member the same partition numbers of every subscribed topic,
+        /// which suits co-partitioned topics. The default.
         case range
         case roundRobin = "roundrobin"
     }
@@ -95,7 +99,7 @@ public struct ConsumerConfiguration: Sendable {
     /// Skip messages of aborted transactions. Default: on. (The embedded broker ignores it;
     /// Herald's correctness never depends on it.)
     public var readCommitted = true
-    public var assignmentStrategy: AssignmentStrategy = .cooperativeSticky
+    public var assignmentStrategy: AssignmentStrategy = .range
     /// A member not heard from for this long is removed from the group. Default: 10 s.
     public var sessionTimeout: Duration = .seconds(10)
     /// Stored offsets are committed this often. Default: 1 s.

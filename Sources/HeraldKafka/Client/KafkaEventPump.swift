@@ -11,6 +11,9 @@ import Synchronization
 final class KafkaEventPump: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Held so that `stop()` can always wake the queue; the handle is freed only after both
+    /// the pump and its thread let go (after `close`, that is quick).
+    private let client: RdKafkaClient
 
     /// Starts serving events at once.
     /// - Parameters:
@@ -23,6 +26,7 @@ final class KafkaEventPump: Sendable {
         onError: @escaping @Sendable (KafkaError) -> Void = { _ in },
         onLog: @escaping @Sendable (_ facility: String, _ level: Int32, _ text: String) -> Void = { _, _, _ in }
     ) {
+        self.client = client
         let thread = Thread { [self] in
             defer { finished.signal() }
             while !stopped.load(ordering: .acquiring) {
@@ -40,9 +44,10 @@ final class KafkaEventPump: Sendable {
         thread.start()
     }
 
-    /// Asks the thread to finish; it does within about 100 ms.
+    /// Asks the thread to finish, waking its poll at once.
     func stop() {
         stopped.store(true, ordering: .releasing)
+        rd_kafka_queue_yield(client.mainQueue)
     }
 
     /// Stops and waits for the thread to finish. Blocking: call from a dedicated thread.

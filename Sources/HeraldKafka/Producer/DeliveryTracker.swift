@@ -14,16 +14,24 @@ final class DeliveryTracker: Sendable {
         var errors: [Int: KafkaError]
     }
 
-    private struct Batch {
+    /// A batch waiting for its reports. A class so that recording one result mutates it in
+    /// place: a struct copied out of the dictionary would copy its arrays on every write.
+    /// Only touched under `state`'s lock.
+    private final class Batch {
         var outcome: Outcome
         var remaining: Int
         var continuation: CheckedContinuation<Outcome, Never>?
+
+        init(count: Int) {
+            outcome = Outcome(
+                partitions: Array(repeating: -1, count: count), offsets: Array(repeating: -1, count: count), errors: [:])
+            remaining = count
+        }
     }
 
     private struct State {
         var nextID: UInt64 = 1
         var batches: [UInt64: Batch] = [:]
-        var closedError: KafkaError?
     }
 
     private let state = Mutex(State())
@@ -33,9 +41,7 @@ final class DeliveryTracker: Sendable {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            let outcome = Outcome(
-                partitions: Array(repeating: -1, count: count), offsets: Array(repeating: -1, count: count), errors: [:])
-            state.batches[id] = Batch(outcome: outcome, remaining: count, continuation: nil)
+            state.batches[id] = Batch(count: count)
             return id
         }
     }
@@ -60,7 +66,7 @@ final class DeliveryTracker: Sendable {
                 let bits = UInt64(UInt(bitPattern: result.opaque))
                 let id = bits >> Self.indexBits
                 let index = Int(bits & (1 << Self.indexBits - 1))
-                guard var batch = state.batches[id] else { continue }
+                guard let batch = state.batches[id] else { continue }
                 batch.outcome.partitions[index] = result.partition
                 batch.outcome.offsets[index] = result.offset
                 if let error = result.error { batch.outcome.errors[index] = error }
@@ -68,8 +74,6 @@ final class DeliveryTracker: Sendable {
                 if batch.remaining == 0, let continuation = batch.continuation {
                     state.batches[id] = nil
                     completed.append((continuation, batch.outcome))
-                } else {
-                    state.batches[id] = batch
                 }
             }
         }
@@ -80,13 +84,12 @@ final class DeliveryTracker: Sendable {
     func wait(for id: UInt64) async -> Outcome {
         await withCheckedContinuation { continuation in
             let ready: Outcome? = state.withLock { state in
-                guard var batch = state.batches[id] else { return Outcome(partitions: [], offsets: [], errors: [:]) }
+                guard let batch = state.batches[id] else { return Outcome(partitions: [], offsets: [], errors: [:]) }
                 if batch.remaining == 0 {
                     state.batches[id] = nil
                     return batch.outcome
                 }
                 batch.continuation = continuation
-                state.batches[id] = batch
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }
@@ -97,7 +100,7 @@ final class DeliveryTracker: Sendable {
     func failAll(_ error: KafkaError) {
         let completed: [(CheckedContinuation<Outcome, Never>, Outcome)] = state.withLock { state in
             var completed: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
-            for (id, var batch) in state.batches {
+            for (id, batch) in state.batches {
                 for index in batch.outcome.offsets.indices
                 where batch.outcome.offsets[index] < 0 && batch.outcome.errors[index] == nil {
                     batch.outcome.errors[index] = error
@@ -106,9 +109,7 @@ final class DeliveryTracker: Sendable {
                 if let continuation = batch.continuation {
                     state.batches[id] = nil
                     completed.append((continuation, batch.outcome))
-                } else {
-                    state.batches[id] = batch  // a later `wait` returns at once
-                }
+                }  // else a later `wait` returns at once
             }
             return completed
         }

@@ -17,6 +17,8 @@ public final class KafkaProducer: Sendable {
     private let tracker: DeliveryTracker
     private let fatalError: FirstError
     private let closed = Atomic<Bool>(false)
+    private let knownTopics = Mutex<Set<String>>([])
+    private let queueSpace: QueueSpaceSignal
 
     /// Creates the producer and connects in the background.
     /// - Throws: `KafkaError` for an invalid configuration.
@@ -25,6 +27,8 @@ public final class KafkaProducer: Sendable {
         self.logger = logger
         let tracker = DeliveryTracker()
         let fatalError = FirstError()
+        let queueSpace = QueueSpaceSignal()
+        self.queueSpace = queueSpace
         let client = try RdKafkaClient(
             kind: .producer, properties: configuration.properties,
             events: herald_event_dr() | herald_event_log() | herald_event_error())
@@ -37,6 +41,7 @@ public final class KafkaProducer: Sendable {
             onEvent: { event in
                 guard Int32(rd_kafka_event_type(event)) == herald_event_dr() else { return }
                 tracker.record(Self.deliveryResults(of: event))
+                queueSpace.signal()
             },
             onError: { error in
                 guard error.isFatal else { return }
@@ -74,14 +79,15 @@ public final class KafkaProducer: Sendable {
             return reports
         }
         try checkUsable(operation: "send")
+        await learnTopics(of: messages)
         let batch = tracker.begin(count: messages.count)
         var index = 0
         while index < messages.count {
             let opaque = DeliveryTracker.opaque(batch: batch, index: index)
             let err = enqueue(messages[index], opaque: opaque)
             if err == RD_KAFKA_RESP_ERR__QUEUE_FULL, !closed.load(ordering: .relaxed) {
-                // Let the delivery thread drain the queue; never block a cooperative thread.
-                try? await Task.sleep(for: .milliseconds(1))
+                // Wait for the delivery thread to free room; never block a cooperative thread.
+                await queueSpace.wait()
                 continue
             }
             if err != RD_KAFKA_RESP_ERR_NO_ERROR {
@@ -101,6 +107,23 @@ public final class KafkaProducer: Sendable {
             DeliveryReport(
                 topicPartition: TopicPartition(messages[index].topic, outcome.partitions[index]),
                 offset: outcome.offsets[index])
+        }
+    }
+
+    /// Fetches the metadata of topics this producer has not sent to yet. Without it,
+    /// librdkafka 2.0.2 parks the first messages of a new topic until its periodic (1 s)
+    /// topic scan asks for metadata, which delays the first delivery by up to a second.
+    private func learnTopics(of messages: [OutgoingMessage]) async {
+        var unknown: Set<String> = []
+        knownTopics.withLock { known in
+            for message in messages where !known.contains(message.topic) { unknown.insert(message.topic) }
+        }
+        guard !unknown.isEmpty else { return }
+        let (client, timeout) = (self.client, configuration.client.requestTimeout)
+        for topic in unknown.sorted() {
+            // A failure is not fatal here: librdkafka keeps retrying metadata on its own.
+            let learned = await executor.run { (try? client.metadata(topic: topic, timeout: timeout)) != nil }
+            if learned { _ = knownTopics.withLock { $0.insert(topic) } }
         }
     }
 

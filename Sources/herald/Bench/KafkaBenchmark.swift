@@ -14,10 +14,14 @@ struct KafkaBenchmark {
     let messages: Int
     let size: Int
     let partitions: Int32
+    let batchSize: Int
+    let inFlight: Int
     let cluster: EmbeddedKafkaCluster
     let logger: Logger
 
-    init(messages: Int, size: Int, partitions: Int32, logger: Logger) throws {
+    init(messages: Int, size: Int, partitions: Int32, batchSize: Int, inFlight: Int, logger: Logger) throws {
+        self.batchSize = batchSize
+        self.inFlight = inFlight
         self.messages = messages
         self.size = size
         self.partitions = partitions
@@ -66,16 +70,16 @@ struct KafkaBenchmark {
         return topic
     }
 
-    /// Produces like a stage does: batches of 5 000, four in flight.
+    /// Produces like a stage does: `batchSize` messages per send, `inFlight` sends at once.
     private func produceWithHerald(topic: String, value: Data) async throws {
         let producer = try KafkaProducer(configuration: producerSettings, logger: logger)
-        let batch = 5_000
+        let (batch, limit) = (batchSize, inFlight)
         let partitions = self.partitions
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0
             var inFlight = 0
             while next < messages || inFlight > 0 {
-                while inFlight < 4 && next < messages {
+                while inFlight < limit && next < messages {
                     let range = next..<min(messages, next + batch)
                     next = range.upperBound
                     inFlight += 1

@@ -20,10 +20,16 @@ struct BenchCommand: AsyncParsableCommand {
         var size = 200
 
         @Option(help: "Partitions of the benchmark topics (the embedded broker keeps ~5 MB per partition).")
-        var partitions: Int32 = 8
+        var partitions: Int32 = 16
 
         @Option(help: "Runs of each path; the best run counts.")
         var rounds = 3
+
+        @Option(help: "HeraldKafka: messages per send call.")
+        var batchSize = 5_000
+
+        @Option(help: "HeraldKafka: send calls in flight at once.")
+        var inFlight = 4
 
         @OptionGroup var logging: LoggingOptions
 
@@ -34,12 +40,15 @@ struct BenchCommand: AsyncParsableCommand {
                 throw ValidationError("messages × size / partitions must stay under 4 MB: the embedded broker keeps ~5 MB per partition")
             }
             guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be between 1 and 20") }
+            guard batchSize >= 1, (1...64).contains(inFlight) else { throw ValidationError("--batch-size ≥ 1 and --in-flight 1…64") }
         }
 
         func run() async throws {
             logging.bootstrap()
             try await reportingFailures {
-                let benchmark = try KafkaBenchmark(messages: messages, size: size, partitions: partitions, logger: Logger(label: "herald.bench"))
+                let benchmark = try KafkaBenchmark(
+                    messages: messages, size: size, partitions: partitions, batchSize: batchSize, inFlight: inFlight,
+                    logger: Logger(label: "herald.bench"))
                 let results = try await benchmark.run(rounds: rounds)
                 print(KafkaBenchmark.table(results, messages: messages, size: size, partitions: partitions, rounds: rounds))
             }

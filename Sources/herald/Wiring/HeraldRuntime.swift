@@ -33,8 +33,8 @@ struct HeraldRuntime {
         for stage in try options.selectedStages() {
             let factory = StageFactory(
                 environment: environment, catalog: catalog, options: options, readiness: readiness, logger: logger)
-            if let service = try factory.make(stage, sharedProducer: producer) {
-                services.append(service)
+            if let stageServices = try factory.make(stage, sharedProducer: producer) {
+                services += stageServices
                 running.append(stage)
             } else if options.stages != "all" {
                 throw CommandFailure.invalidInput("stage '\(stage.rawValue)' is not part of this build yet")

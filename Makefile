@@ -1,0 +1,56 @@
+# Herald — two commands on a fresh Debian machine with Swift 6:
+#   make demo   runs Herald end to end on the embedded Kafka broker
+#   make test   builds and runs every test (embedded broker on 127.0.0.1 only)
+# `make bench` runs the benchmarks (release build); `make deps` installs system packages.
+
+SWIFT        ?= swift
+APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev
+HERALD_DEBUG := .build/debug/herald
+HERALD_REL   := .build/release/herald
+
+.PHONY: all deps build test test-swift validate-deploy demo run broker bench clean
+
+all: build
+
+## Install the system packages Herald builds against, when missing (apt; sudo when not root).
+deps:
+	@missing=""; \
+	for package in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	  $$sudo apt-get update -qq && \
+	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi; \
+	pkg-config --exists rdkafka || { echo "make deps: pkg-config cannot find rdkafka after installing librdkafka-dev" >&2; exit 1; }
+
+build: deps
+	$(SWIFT) build --product herald
+
+test: test-swift validate-deploy
+
+test-swift: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+## Kubernetes manifests, docker-compose.yml and the Dockerfile against their schemas.
+validate-deploy:
+	scripts/validate-deploy.sh --self-test
+
+demo: build
+	$(HERALD_DEBUG) demo
+
+run: build
+	$(HERALD_DEBUG) run
+
+broker: build
+	$(HERALD_DEBUG) broker
+
+bench: deps
+	$(SWIFT) build -c release --product herald
+	$(HERALD_REL) bench kafka
+
+clean:
+	rm -rf .build .venv-deploy

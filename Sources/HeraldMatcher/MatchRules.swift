@@ -1,0 +1,40 @@
+import HeraldModel
+
+/// Which reason a change gives a query subscription, and who sees a database change.
+enum MatchRules {
+    /// The query notification reason, or `nil` when the subscription does not fire.
+    ///
+    /// Create and update test the record after the change; delete tests the last stored
+    /// version. With `previousFields`, a subscription that asks for `enter`/`leave` fires
+    /// `recordEntered` when the record matches now but did not before, `recordLeft` for the
+    /// reverse (reference §1, Decision).
+    static func reason(_ candidate: IndexedSubscription, _ change: RecordChange) -> QueryNotificationReason? {
+        let events = candidate.events
+        switch change.kind {
+        case .create:
+            guard events.contains(.create), candidate.satisfied(by: change.fields, of: change) else { return nil }
+            return .recordCreated
+        case .delete:
+            guard events.contains(.delete), candidate.satisfied(by: change.fields, of: change) else { return nil }
+            return .recordDeleted
+        case .update:
+            let after = candidate.satisfied(by: change.fields, of: change)
+            if let previous = change.previousFields, events.contains(.enter) || events.contains(.leave) {
+                let before = candidate.satisfied(by: previous, of: change)
+                if after && !before && events.contains(.enter) { return .recordEntered }
+                if before && !after && events.contains(.leave) { return .recordLeft }
+            }
+            return after && events.contains(.update) ? .recordUpdated : nil
+        }
+    }
+
+    /// The owners whose database subscriptions see this change: in the private database the
+    /// zone owner, except for the default zone; in the shared database every participant.
+    static func databaseAudience(_ change: RecordChange) -> [String] {
+        switch change.database {
+        case .private: change.zoneID.isDefaultZone ? [] : [change.zoneID.ownerRecordName]
+        case .shared: Array(Set(change.participants ?? [])).sorted()
+        case .public: []
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// The one error type of `HeraldMatcher`: why a subscription was refused, in words a client
+/// developer understands, with a stable code (CloudKit-like) and the subscription it concerns.
+public struct MatcherError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The subscription's type, database, zone or options are not allowed together.
+        case invalidSubscription = "INVALID_SUBSCRIPTION"
+        /// The predicate does not parse, or breaks CloudKit's rules in strict mode.
+        case invalidPredicate = "INVALID_PREDICATE"
+        /// The same owner already has a subscription with this definition.
+        case duplicateSubscription = "DUPLICATE_SUBSCRIPTION"
+    }
+
+    public var code: Code
+    public var reason: String
+    public var subscriptionID: String
+
+    public init(_ code: Code, _ reason: String, subscriptionID: String) {
+        self.code = code
+        self.reason = reason
+        self.subscriptionID = subscriptionID
+    }
+
+    public var description: String { "subscription '\(subscriptionID)': \(reason)" }
+}

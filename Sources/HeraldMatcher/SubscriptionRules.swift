@@ -1,0 +1,57 @@
+import HeraldModel
+import HeraldPredicate
+
+/// CloudKit's rules for saving a subscription (reference §1), applied before it is indexed
+/// or written to the compacted topic.
+public struct SubscriptionRules: Sendable {
+    /// Refuse predicates CloudKit would refuse (OR, ENDSWITH, LIKE…). Default: off — Herald
+    /// accepts the wider NSPredicate subset unless asked to be strict.
+    public var strictCloudKit = false
+    /// CloudKit allows at most 3 desired keys.
+    public static let maxDesiredKeys = 3
+
+    public init(strictCloudKit: Bool = false) {
+        self.strictCloudKit = strictCloudKit
+    }
+
+    /// Checks the subscription and compiles its predicate.
+    /// - Throws: `MatcherError` naming what is wrong.
+    public func prepare(_ subscription: Subscription) throws(MatcherError) -> IndexedSubscription {
+        let id = subscription.subscriptionID
+        guard subscription.subscriptionType.isAllowed(in: subscription.database) else {
+            throw MatcherError(
+                .invalidSubscription,
+                "\(subscription.subscriptionType.rawValue) subscriptions are not allowed in the \(subscription.database.rawValue) database",
+                subscriptionID: id)
+        }
+        let info = subscription.notificationInfo
+        guard info.desiredKeys.count <= Self.maxDesiredKeys else {
+            throw MatcherError(
+                .invalidSubscription,
+                "at most \(Self.maxDesiredKeys) desired keys are allowed, got \(info.desiredKeys.count)",
+                subscriptionID: id)
+        }
+        if subscription.subscriptionType == .zone, subscription.zoneID == nil {
+            throw MatcherError(.invalidSubscription, "a zone subscription needs a zoneID", subscriptionID: id)
+        }
+        guard let query = subscription.query, subscription.subscriptionType == .query else {
+            return IndexedSubscription(subscription, predicate: nil)
+        }
+        guard !subscription.firesOn.isEmpty else {
+            throw MatcherError(.invalidSubscription, "firesOn needs at least one of create, update, delete", subscriptionID: id)
+        }
+        do {
+            let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)
+            return IndexedSubscription(subscription, predicate: predicate.compile())
+        } catch {
+            throw MatcherError(.invalidPredicate, "invalid predicate: \(error)", subscriptionID: id)
+        }
+    }
+
+    /// The subscription's definition without its ID, to find duplicates of one owner.
+    static func definition(_ subscription: Subscription) -> Subscription {
+        var copy = subscription
+        copy.subscriptionID = ""
+        return copy
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HeraldKafka
+import HeraldModel
+
+/// The match stage: each record change → one `Match` per fired subscription, keyed by the
+/// recipient, to the `matches` topic; fires-once subscriptions are retired with a tombstone.
+/// Waits until the subscription table has caught up before the first batch.
+public struct MatchProcessor: StageProcessor {
+    public let table: SubscriptionTable
+    public let matchesTopic: String
+    public let subscriptionsTopic: String
+    /// Values over this size are rejected rather than decoded. Default: 1 MiB.
+    public var maxChangeBytes = 1 << 20
+
+    public init(table: SubscriptionTable, matchesTopic: String, subscriptionsTopic: String) {
+        self.table = table
+        self.matchesTopic = matchesTopic
+        self.subscriptionsTopic = subscriptionsTopic
+    }
+
+    public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
+        await table.waitUntilReady()
+        let codec = WireCodec()
+        return StageResult.each(batch) { message throws(Rejection.Reason) in
+            guard let value = message.value else { throw .invalid("a record change cannot be null") }
+            guard value.count <= maxChangeBytes else {
+                throw .tooLarge("record change of \(value.count) bytes exceeds \(maxChangeBytes)")
+            }
+            let change: RecordChange
+            do {
+                change = try codec.decode(RecordChange.self, from: value)
+            } catch {
+                throw .undecodable("\(error)")
+            }
+            var outputs: [OutgoingMessage] = []
+            for match in table.matches(for: change) {
+                guard let encoded = try? codec.encode(match) else {
+                    throw .invalid("match for subscription \(match.subscription.subscriptionID) could not be encoded")
+                }
+                outputs.append(OutgoingMessage(topic: matchesTopic, key: match.partitionKey, value: encoded))
+                if match.subscription.firesOnce {
+                    let key = match.subscription.partitionKey
+                    table.remove(key: key)
+                    outputs.append(OutgoingMessage(topic: subscriptionsTopic, key: key, value: nil))
+                }
+            }
+            return outputs
+        }
+    }
+}

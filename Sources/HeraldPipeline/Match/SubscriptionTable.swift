@@ -1,0 +1,81 @@
+import Foundation
+import HeraldKafka
+import HeraldMatcher
+import HeraldModel
+import Synchronization
+
+/// The match stage's copy of every subscription, shared by the table loader (writer) and
+/// the match processor (reader).
+public final class SubscriptionTable: Sendable {
+    private let index: Mutex<SubscriptionIndex>
+    private let readyState = Mutex<(ready: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    public init(rules: SubscriptionRules = SubscriptionRules()) {
+        index = Mutex(SubscriptionIndex(rules: rules))
+    }
+
+    /// Applies one record of the compacted topic: a subscription, or a tombstone (nil).
+    /// - Throws: `Rejection.Reason` for undecodable or invalid subscriptions (the table is unchanged).
+    public func apply(key: String?, value: Data?) throws(Rejection.Reason) {
+        guard let value else {
+            guard let key else { throw .invalid("a tombstone without a key") }
+            index.withLock { $0.remove(key: key) }
+            return
+        }
+        let subscription: Subscription
+        do {
+            subscription = try WireCodec().decode(Subscription.self, from: value)
+        } catch {
+            throw .undecodable("\(error)")
+        }
+        if let key, key != subscription.partitionKey {
+            throw .invalid("key '\(key)' is not the subscription's key '\(subscription.partitionKey)'")
+        }
+        do {
+            try index.withLock { (index: inout SubscriptionIndex) throws(MatcherError) in try index.upsert(subscription) }
+        } catch {
+            throw Rejection.Reason(code: error.code.rawValue, error.reason)
+        }
+    }
+
+    /// Every subscription this change fires.
+    public func matches(for change: RecordChange) -> [Match] {
+        index.withLock { $0.matches(for: change) }
+    }
+
+    /// Removes a subscription locally (a fires-once retirement, ahead of its tombstone).
+    public func remove(key: String) {
+        index.withLock { $0.remove(key: key) }
+    }
+
+    /// Checks a subscription against the rules and the table, without adding it.
+    public func validate(_ subscription: Subscription) throws(MatcherError) {
+        _ = try index.withLock { (index: inout SubscriptionIndex) throws(MatcherError) in try index.validate(subscription) }
+    }
+
+    public var count: Int { index.withLock { $0.count } }
+
+    /// Marks the table caught up with the topic and releases every waiter.
+    public func markReady() {
+        let waiters = readyState.withLock { state in
+            state.ready = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    public var isReady: Bool { readyState.withLock { $0.ready } }
+
+    /// Returns once the table has caught up with the topic.
+    public func waitUntilReady() async {
+        await withCheckedContinuation { continuation in
+            let ready = readyState.withLock { state in
+                if !state.ready { state.waiters.append(continuation) }
+                return state.ready
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}
+

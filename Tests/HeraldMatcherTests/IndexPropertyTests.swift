@@ -1,0 +1,77 @@
+import HeraldMatcher
+import HeraldModel
+import Testing
+
+/// A seeded generator so failures reproduce.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Index against brute force")
+struct IndexPropertyTests {
+    typealias F = MatcherFixtures
+
+    /// Which subscriptions fire, decided by checking each one alone in its own index.
+    private func bruteForce(_ subscriptions: [Subscription], _ change: RecordChange) -> Set<String> {
+        Set(subscriptions.filter { subscription in
+            var single = SubscriptionIndex()
+            guard (try? single.upsert(subscription)) != nil else { return false }
+            return !single.matches(for: change).isEmpty
+        }.map(\.subscriptionID))
+    }
+
+    @Test("random subscriptions, changes, replacements and removals agree with brute force")
+    func agreesWithBruteForce() throws {
+        var random = SeededGenerator(state: 42)
+        let owners = ["_u1", "_u2", "_u3"]
+        let types = ["Note", "Task"]
+        let predicates = ["priority > 2", "priority <= 2", "tags CONTAINS 'a'", "title BEGINSWITH 'G'", "TRUEPREDICATE"]
+        var index = SubscriptionIndex()
+        var live: [String: Subscription] = [:]
+        for step in 0..<3000 {
+            let id = "s\(Int.random(in: 0..<60, using: &random))"
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                let type: Subscription.SubscriptionType = [.query, .query, .zone, .database].randomElement(using: &random)!
+                let database: DatabaseScope = type == .query ? [.public, .private].randomElement(using: &random)! : .private
+                let owner = owners.randomElement(using: &random)!
+                let subscription = F.subscription(
+                    id, type: type, database: database, owner: owner, recordType: types.randomElement(using: &random)!,
+                    predicate: predicates.randomElement(using: &random)! + " AND \(step) == \(step)",
+                    zone: type == .zone ? ZoneID(zoneName: ["Notes", "Other"].randomElement(using: &random)!, ownerRecordName: owner) : nil,
+                    firesOn: [[.create], [.create, .update], [.update, .delete], [.create, .update, .delete]].randomElement(using: &random)!)
+                do {
+                    try index.upsert(subscription)
+                    live[subscription.partitionKey] = subscription
+                } catch {
+                    // A refused upsert leaves the index as it was.
+                    #expect(error.code == .duplicateSubscription)
+                }
+            case 5..<7:
+                let key = live.keys.randomElement(using: &random) ?? "none"
+                index.remove(key: key)
+                live[key] = nil
+            default:
+                let change = F.change(
+                    "c\(step)", kind: [.create, .update, .delete].randomElement(using: &random)!,
+                    database: [.public, .private].randomElement(using: &random)!,
+                    zone: ZoneID(zoneName: ["Notes", "Other", ZoneID.defaultZoneName].randomElement(using: &random)!,
+                                 ownerRecordName: owners.randomElement(using: &random)!),
+                    recordType: types.randomElement(using: &random)!,
+                    fields: ["priority": .int64(Int64.random(in: 0..<5, using: &random)),
+                             "tags": .list([.string(["a", "b"].randomElement(using: &random)!)], of: .string),
+                             "title": .string(["Groceries", "Work"].randomElement(using: &random)!)])
+                let indexed = Set(index.matches(for: change).map(\.subscription.subscriptionID))
+                #expect(indexed == bruteForce(Array(live.values), change), "step \(step)")
+            }
+            #expect(index.count == live.count)
+        }
+    }
+}
