@@ -15,6 +15,8 @@ struct HeraldRuntime {
     let services: [any Service]
     let stages: [HeraldStage]
     let logger: Logger
+    /// Runs `services`; `triggerGracefulShutdown()` stops it (SIGTERM and SIGINT do too).
+    let group: ServiceGroup
 
     /// Builds the runtime: ensures topics, creates the shared producer and the stage services.
     static func make(
@@ -47,15 +49,16 @@ struct HeraldRuntime {
             configuration: .init(address: .hostname(options.httpHost, port: options.httpPort), serverName: "herald"),
             logger: logger)
         services.append(application)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         return HeraldRuntime(
             environment: environment, catalog: catalog, producer: producer, readiness: readiness,
-            services: services, stages: running, logger: logger)
+            services: services, stages: running, logger: logger, group: group)
     }
 
     /// Runs until SIGTERM/SIGINT, then shuts every service down gracefully.
     func run() async throws {
-        let group = ServiceGroup(
-            configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         await producer.close()
     }
