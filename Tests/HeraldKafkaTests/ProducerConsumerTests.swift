@@ -111,3 +111,47 @@ struct ProducerConsumerTests {
         await producer.close()
     }
 }
+
+@Suite("Partitioning")
+struct PartitioningTests {
+    /// Java's `Utils.toPositive(Utils.murmur2(key)) % partitions`, for keys whose
+    /// partitions Java clients compute (values from Kafka's own partitioner tests).
+    @Test("keys land where Kafka's Java default partitioner puts them")
+    func murmur2LikeJava() async throws {
+        let test = try TestCluster()
+        let topic = try test.topic(partitions: 100)
+        let producer = try test.producer()
+        let keys = ["a", "b", "c", "herald", "container/private/_u1/Notes"]
+        let reports = try await producer.send(keys.map { OutgoingMessage(topic: topic, key: $0, value: Data("x".utf8)) })
+        #expect(reports.map(\.topicPartition.partition) == keys.map { Int32(javaPartition($0, 100)) })
+        await producer.close()
+    }
+
+    /// Kafka's murmur2 (seed 0x9747b28c), as in org.apache.kafka.common.utils.Utils.
+    private func javaPartition(_ key: String, _ partitions: Int) -> Int {
+        let data = Array(key.utf8)
+        let m: UInt32 = 0x5bd1_e995
+        var h: UInt32 = 0x9747_b28c ^ UInt32(data.count)
+        var index = 0
+        while index + 4 <= data.count {
+            var k = UInt32(data[index]) | UInt32(data[index + 1]) << 8 | UInt32(data[index + 2]) << 16 | UInt32(data[index + 3]) << 24
+            k = k &* m
+            k ^= k >> 24
+            k = k &* m
+            h = h &* m
+            h ^= k
+            index += 4
+        }
+        let rest = data.count - index
+        if rest >= 3 { h ^= UInt32(data[index + 2]) << 16 }
+        if rest >= 2 { h ^= UInt32(data[index + 1]) << 8 }
+        if rest >= 1 {
+            h ^= UInt32(data[index])
+            h = h &* m
+        }
+        h ^= h >> 13
+        h = h &* m
+        h ^= h >> 15
+        return Int(h & 0x7fff_ffff) % partitions
+    }
+}

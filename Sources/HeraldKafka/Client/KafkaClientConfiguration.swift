@@ -44,6 +44,10 @@ public struct ProducerConfiguration: Sendable {
     public var queueCapacity = 100_000
     /// `none`, `gzip`, `snappy`, `lz4` or `zstd`. Default: `none`.
     public var compression = "none"
+    /// How keys map to partitions. Default: `murmur2_random`, the Java client's partitioner,
+    /// so Herald and upstream Java producers put a key on the same partition (librdkafka's
+    /// own default, `consistent_random`, hashes with CRC32 and would not).
+    public var partitioner = "murmur2_random"
 
     public init() {}
 
@@ -59,6 +63,7 @@ public struct ProducerConfiguration: Sendable {
         result["message.timeout.ms"] = String(deliveryTimeout.milliseconds)
         result["queue.buffering.max.messages"] = String(queueCapacity)
         result["compression.codec"] = compression
+        result["partitioner"] = partitioner
         if let transactionalID {
             result["transactional.id"] = transactionalID
             result["transaction.timeout.ms"] = String(transactionTimeout.milliseconds)

@@ -39,7 +39,8 @@ struct HeraldRuntime {
                 services += stageServices
                 running.append(stage)
             } else if options.stages != "all" {
-                throw CommandFailure.invalidInput("stage '\(stage.rawValue)' is not part of this build yet")
+                // Deployment files name every stage; the ones still to be built are skipped, loudly.
+                logger.warning("stage '\(stage.rawValue)' is not part of this build yet; skipped")
             }
         }
         let router = Router()
