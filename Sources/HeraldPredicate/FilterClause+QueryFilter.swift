@@ -5,6 +5,6 @@ extension FilterClause {
     /// - Throws: `RecordPredicateError` (`invalidFilter`) if the model knows a comparator
     ///   this module does not (both spell the Web Services names).
     public init(_ filter: QueryFilter) throws(RecordPredicateError) {
-        try self.init(comparator: filter.comparator.rawValue, fieldName: filter.fieldName, fieldValue: filter.fieldValue, distance: filter.distance)
+        self.init(comparator: filter.comparator, fieldName: filter.fieldName, fieldValue: filter.fieldValue, distance: filter.distance)
     }
 }

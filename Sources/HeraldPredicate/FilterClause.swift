@@ -3,28 +3,8 @@ import HeraldModel
 /// One entry of a CloudKit Web Services `filterBy` list:
 /// `{comparator, fieldName, fieldValue: {value, type}, distance?}`. Entries are ANDed.
 public struct FilterClause: Sendable, Hashable {
-    /// The Web Services comparators (reference §2).
-    public enum Comparator: String, Sendable, Hashable, CaseIterable {
-        case equals = "EQUALS"
-        case notEquals = "NOT_EQUALS"
-        case lessThan = "LESS_THAN"
-        case lessThanOrEquals = "LESS_THAN_OR_EQUALS"
-        case greaterThan = "GREATER_THAN"
-        case greaterThanOrEquals = "GREATER_THAN_OR_EQUALS"
-        case near = "NEAR"
-        case containsAllTokens = "CONTAINS_ALL_TOKENS"
-        case containsAnyTokens = "CONTAINS_ANY_TOKENS"
-        case `in` = "IN"
-        case notIn = "NOT_IN"
-        case listContains = "LIST_CONTAINS"
-        case notListContains = "NOT_LIST_CONTAINS"
-        case listContainsAny = "LIST_CONTAINS_ANY"
-        case listContainsAll = "LIST_CONTAINS_ALL"
-        case beginsWith = "BEGINS_WITH"
-        case notBeginsWith = "NOT_BEGINS_WITH"
-        case listMemberBeginsWith = "LIST_MEMBER_BEGINS_WITH"
-        case notListMemberBeginsWith = "NOT_LIST_MEMBER_BEGINS_WITH"
-    }
+    /// The Web Services comparators (reference §2), as the wire model defines them.
+    public typealias Comparator = FilterComparator
 
     /// How the field is compared.
     public var comparator: Comparator
