@@ -25,6 +25,7 @@ public enum RawClientBaseline {
                     opaque!.assumingMemoryBound(to: Int.self).pointee += 1
                 }
             })
+        defer { withExtendedLifetime(client) {} }  // the handle is used through its raw pointer below
         var index = 0
         let key = [UInt8]("k".utf8)
         while index < count {
@@ -54,8 +55,8 @@ public enum RawClientBaseline {
             kind: .consumer, properties: properties.merging(["bootstrap.servers": bootstrapServers]) { $1 },
             events: 0)
         let list = TopicPartitionList((0..<partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
-        rd_kafka_assign(client.handle, list.pointer)
-        defer { rd_kafka_consumer_close(client.handle) }
+        _ = list.withPointer { rd_kafka_assign(client.handle, $0) }
+        defer { withExtendedLifetime(client) { _ = rd_kafka_consumer_close(client.handle) } }
         var received = 0
         var bytes = 0
         let deadline = ContinuousClock.now + timeout

@@ -1,8 +1,12 @@
 import CRdKafka
 
 /// Owns an `rd_kafka_topic_partition_list_t` built from Swift values, freed in `deinit`.
+///
+/// The C list is only reachable inside `withPointer`, which keeps this object alive until the
+/// C call returns: Swift may otherwise release it (and free the list) right after the pointer
+/// is read, before librdkafka is done with it.
 final class TopicPartitionList {
-    let pointer: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
+    private let pointer: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>
 
     init(_ partitions: [TopicPartitionOffset]) {
         pointer = rd_kafka_topic_partition_list_new(Int32(max(1, partitions.count)))
@@ -18,6 +22,11 @@ final class TopicPartitionList {
 
     deinit { rd_kafka_topic_partition_list_destroy(pointer) }
 
+    /// Calls `body` with the C list, which stays valid for the whole call.
+    func withPointer<R>(_ body: (UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(pointer) }
+    }
+
     /// The entries of a C list (not owned).
     static func entries(_ list: UnsafePointer<rd_kafka_topic_partition_list_t>?) -> [(TopicPartitionOffset, KafkaError.Code)] {
         guard let list else { return [] }
@@ -28,5 +37,5 @@ final class TopicPartitionList {
         }
     }
 
-    var entries: [(TopicPartitionOffset, KafkaError.Code)] { Self.entries(pointer) }
+    var entries: [(TopicPartitionOffset, KafkaError.Code)] { withPointer { Self.entries($0) } }
 }

@@ -43,14 +43,14 @@ public final class KafkaConsumer: Sendable {
     /// Joins the group and consumes these topics; partitions arrive as `.assigned` events.
     public func subscribe(_ topics: [String]) throws(KafkaError) {
         let list = TopicPartitionList(topics.map { TopicPartition($0, herald_partition_unassigned()) })
-        let err = rd_kafka_subscribe(client.handle, list.pointer)
+        let err = list.withPointer { rd_kafka_subscribe(client.handle, $0) }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, operation: "subscribe \(topics)") }
     }
 
     /// Consumes exactly these partitions from these positions, outside any group rebalancing.
     public func assign(_ positions: [TopicPartitionOffset]) throws(KafkaError) {
         let list = TopicPartitionList(positions)
-        let err = rd_kafka_assign(client.handle, list.pointer)
+        let err = list.withPointer { rd_kafka_assign(client.handle, $0) }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, operation: "assign") }
     }
 
@@ -59,7 +59,7 @@ public final class KafkaConsumer: Sendable {
         let client = self.client
         try await controlExecutor.run { () throws(KafkaError) in
             let list = TopicPartitionList(positions)
-            if let error = rd_kafka_seek_partitions(client.handle, list.pointer, timeout.timeoutMilliseconds) {
+            if let error = list.withPointer({ rd_kafka_seek_partitions(client.handle, $0, timeout.timeoutMilliseconds) }) {
                 throw KafkaError(consuming: error, operation: "seek")
             }
             if let failed = list.entries.first(where: { $0.1 != .noError }) {
@@ -71,13 +71,13 @@ public final class KafkaConsumer: Sendable {
     /// Stops fetching these partitions (they stay assigned) until `resume`.
     public func pause(_ partitions: [TopicPartition]) throws(KafkaError) {
         let list = TopicPartitionList(partitions)
-        let err = rd_kafka_pause_partitions(client.handle, list.pointer)
+        let err = list.withPointer { rd_kafka_pause_partitions(client.handle, $0) }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, operation: "pause") }
     }
 
     public func resume(_ partitions: [TopicPartition]) throws(KafkaError) {
         let list = TopicPartitionList(partitions)
-        let err = rd_kafka_resume_partitions(client.handle, list.pointer)
+        let err = list.withPointer { rd_kafka_resume_partitions(client.handle, $0) }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, operation: "resume") }
     }
 
@@ -111,7 +111,7 @@ public final class KafkaConsumer: Sendable {
     public func storeOffsets(_ offsets: [TopicPartitionOffset]) throws(KafkaError) -> [TopicPartition] {
         guard !offsets.isEmpty else { return [] }
         let list = TopicPartitionList(offsets)
-        let err = rd_kafka_offsets_store(client.handle, list.pointer)
+        let err = list.withPointer { rd_kafka_offsets_store(client.handle, $0) }
         let rejected = list.entries.filter { $0.1 != .noError }.map(\.0.topicPartition)
         if err != RD_KAFKA_RESP_ERR_NO_ERROR && rejected.isEmpty {
             throw KafkaError(err, operation: "store offsets")
@@ -135,7 +135,7 @@ public final class KafkaConsumer: Sendable {
         let client = self.client
         return try await controlExecutor.run { () throws(KafkaError) -> [TopicPartition: Int64] in
             let list = TopicPartitionList(partitions)
-            let err = rd_kafka_committed(client.handle, list.pointer, timeout.timeoutMilliseconds)
+            let err = list.withPointer { rd_kafka_committed(client.handle, $0, timeout.timeoutMilliseconds) }
             guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, operation: "committed offsets") }
             var result: [TopicPartition: Int64] = [:]
             for (entry, _) in list.entries where entry.offset.rawValue >= 0 {

@@ -27,7 +27,9 @@ extension KafkaProducer {
         let client = self.client
         try await runTransactional("send offsets to transaction") {
             let list = TopicPartitionList(offsets)
-            return rd_kafka_send_offsets_to_transaction(client.handle, list.pointer, group.pointer, timeout.timeoutMilliseconds)
+            return withExtendedLifetime(group) {
+                list.withPointer { rd_kafka_send_offsets_to_transaction(client.handle, $0, group.pointer, timeout.timeoutMilliseconds) }
+            }
         }
     }
 
