@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import HeraldMatcher
+import HeraldModel
+
+/// `herald match`: which subscriptions a change fires (a dry run of the match stage).
+struct MatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Print one JSON line per subscription a record change fires.",
+        discussion: "Each line: subscriptionID, recipient, notificationType and, for query notifications, reason.")
+
+    @Option(help: ArgumentHelp("Subscriptions, one JSON object per line.", valueName: "file.jsonl"))
+    var subscriptions: String
+
+    @Option(help: ArgumentHelp("One record change (JSON).", valueName: "file.json"))
+    var change: String
+
+    @Flag(help: "Apply CloudKit's predicate rules strictly.")
+    var cloudkit = false
+
+    func run() async throws {
+        try await reportingFailures {
+            guard let data = FileManager.default.contents(atPath: subscriptions) else {
+                throw CommandFailure.invalidInput("cannot read \(subscriptions)")
+            }
+            var index = SubscriptionIndex(rules: SubscriptionRules(strictCloudKit: cloudkit))
+            var problems: [String] = []
+            for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+            where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+                do {
+                    try index.upsert(try WireCodec().decode(Subscription.self, from: Data(line)))
+                } catch {
+                    problems.append("\(subscriptions):\(number + 1): \(error)")
+                }
+            }
+            guard problems.isEmpty else { throw CommandFailure.invalidInput(problems.joined(separator: "\n")) }
+            let recordChange = try readJSON(RecordChange.self, from: change)
+            let encoder = JSONEncoder.sorted
+            for match in index.matches(for: recordChange) {
+                let line = MatchLine(
+                    subscriptionID: match.subscription.subscriptionID, recipient: match.recipient,
+                    notificationType: match.notificationType.rawValue, reason: match.queryNotificationReason?.rawValue)
+                print(String(decoding: try encoder.encode(line), as: UTF8.self))
+            }
+        }
+    }
+
+    private struct MatchLine: Encodable {
+        var subscriptionID: String
+        var recipient: String
+        var notificationType: String
+        var reason: String?
+    }
+}
