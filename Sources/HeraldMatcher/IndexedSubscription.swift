@@ -6,11 +6,14 @@ public struct IndexedSubscription: Sendable {
     public let subscription: Subscription
     let predicate: CompiledPredicate?
     let events: Set<Subscription.Event>
+    /// Where the equality index files it (`nil`: a residual, always a candidate).
+    let placement: EqualityIndex.Placement?
 
-    init(_ subscription: Subscription, predicate: CompiledPredicate?) {
+    init(_ subscription: Subscription, predicate: RecordPredicate?) {
         self.subscription = subscription
-        self.predicate = predicate
+        self.predicate = predicate?.compile()
         self.events = Set(subscription.firesOn)
+        self.placement = predicate.flatMap(EqualityIndex.placement(for:))
     }
 
     /// The key of the subscription in the compacted topic.

@@ -28,11 +28,20 @@ public struct SubscriptionIndex: Sendable {
 
     public let rules: SubscriptionRules
     private var byKey: [String: IndexedSubscription] = [:]
-    private var queries: [QueryBucket: [String: IndexedSubscription]] = [:]
+    /// Query subscriptions of one bucket and the equality index over their predicates.
+    private struct QueryEntries: Sendable {
+        var subscriptions: [String: IndexedSubscription] = [:]
+        var equality = EqualityIndex()
+    }
+
+    private var queries: [QueryBucket: QueryEntries] = [:]
     private var zones: [ZoneBucket: [String: IndexedSubscription]] = [:]
     private var databases: [DatabaseBucket: [String: IndexedSubscription]] = [:]
     /// Definitions (without IDs) per owner, to refuse duplicates.
     private var definitions: [Subscription: String] = [:]
+
+    /// Off: visit every query subscription of a bucket (the tests' brute-force oracle).
+    var usesEqualityIndex = true
 
     public init(rules: SubscriptionRules = SubscriptionRules()) {
         self.rules = rules
@@ -65,7 +74,10 @@ public struct SubscriptionIndex: Sendable {
         byKey[prepared.key] = prepared
         definitions[SubscriptionRules.definition(subscription)] = prepared.key
         switch subscription.subscriptionType {
-        case .query: queries[queryBucket(subscription), default: [:]][prepared.key] = prepared
+        case .query:
+            let bucket = queryBucket(subscription)
+            queries[bucket, default: QueryEntries()].subscriptions[prepared.key] = prepared
+            queries[bucket]?.equality.insert(prepared.key, placement: prepared.placement)
         case .zone: zones[zoneBucket(subscription), default: [:]][prepared.key] = prepared
         case .database: databases[databaseBucket(subscription), default: [:]][prepared.key] = prepared
         }
@@ -77,7 +89,11 @@ public struct SubscriptionIndex: Sendable {
         let subscription = old.subscription
         definitions[SubscriptionRules.definition(subscription)] = nil
         switch subscription.subscriptionType {
-        case .query: Self.remove(key, from: &queries, bucket: queryBucket(subscription))
+        case .query:
+            let bucket = queryBucket(subscription)
+            queries[bucket]?.subscriptions[key] = nil
+            queries[bucket]?.equality.remove(key)
+            if queries[bucket]?.subscriptions.isEmpty == true { queries[bucket] = nil }
         case .zone: Self.remove(key, from: &zones, bucket: zoneBucket(subscription))
         case .database: Self.remove(key, from: &databases, bucket: databaseBucket(subscription))
         }
@@ -96,7 +112,12 @@ public struct SubscriptionIndex: Sendable {
         let zoneOwner = change.zoneID.ownerRecordName
         let owner: String? = change.database == .public ? nil : zoneOwner
         let queryKey = QueryBucket(container: change.container, database: change.database, recordType: change.recordType, owner: owner)
-        for candidate in queries[queryKey]?.values ?? [:].values {
+        let entries = queries[queryKey]
+        let candidateKeys = usesEqualityIndex
+            ? entries?.equality.candidates(change.fields, previous: change.previousFields) ?? []
+            : Set(entries?.subscriptions.keys ?? [:].keys)
+        for key in candidateKeys {
+            guard let candidate = entries?.subscriptions[key] else { continue }
             if let zone = candidate.subscription.zoneID, zone != change.zoneID { continue }
             guard let reason = MatchRules.reason(candidate, change) else { continue }
             result.append(match(candidate, change, type: .query, reason: reason))

@@ -42,7 +42,7 @@ public struct SubscriptionRules: Sendable {
         }
         do {
             let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)
-            return IndexedSubscription(subscription, predicate: predicate.compile())
+            return IndexedSubscription(subscription, predicate: predicate)
         } catch {
             throw MatcherError(.invalidPredicate, "invalid predicate: \(error)", subscriptionID: id)
         }

@@ -1,4 +1,4 @@
-import HeraldMatcher
+@testable import HeraldMatcher
 import HeraldModel
 import Testing
 
@@ -18,13 +18,28 @@ private struct SeededGenerator: RandomNumberGenerator {
 struct IndexPropertyTests {
     typealias F = MatcherFixtures
 
-    /// Which subscriptions fire, decided by checking each one alone in its own index.
+    /// Which subscriptions fire, decided by checking each one alone, without the equality index.
     private func bruteForce(_ subscriptions: [Subscription], _ change: RecordChange) -> Set<String> {
         Set(subscriptions.filter { subscription in
             var single = SubscriptionIndex()
+            single.usesEqualityIndex = false
             guard (try? single.upsert(subscription)) != nil else { return false }
             return !single.matches(for: change).isEmpty
         }.map(\.subscriptionID))
+    }
+
+    private func randomFields(_ random: inout SeededGenerator) -> [String: FieldValue] {
+        var fields: [String: FieldValue] = [
+            "tags": .list([.string(["a", "b"].randomElement(using: &random)!)], of: .string),
+            "title": .string(["Groceries", "Work", "work"].randomElement(using: &random)!),
+            "owner": .reference(RecordReference(recordName: ["_u1", "_u2"].randomElement(using: &random)!)),
+        ]
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: fields["priority"] = .double(Double(Int.random(in: 0..<5, using: &random)))
+        case 1: break  // missing
+        default: fields["priority"] = .int64(Int64.random(in: 0..<5, using: &random))
+        }
+        return fields
     }
 
     @Test("random subscriptions, changes, replacements and removals agree with brute force")
@@ -32,7 +47,13 @@ struct IndexPropertyTests {
         var random = SeededGenerator(state: 42)
         let owners = ["_u1", "_u2", "_u3"]
         let types = ["Note", "Task"]
-        let predicates = ["priority > 2", "priority <= 2", "tags CONTAINS 'a'", "title BEGINSWITH 'G'", "TRUEPREDICATE"]
+        let predicates = [
+            "priority > 2", "priority <= 2", "tags CONTAINS 'a'", "title BEGINSWITH 'G'", "TRUEPREDICATE",
+            // Shapes the equality index files by value, and near misses it must leave residual.
+            "priority == 2", "priority == 3.0", "title == 'Work'", "priority IN {1, 3}", "tags IN {'a', 'x'}",
+            "ANY tags == 'b'", "title ==[c] 'work'", "recordName == 'note-42'", "title == 'Work' AND priority > 1",
+            "owner == REFERENCE('_u1')", "title != 'Work'", "NOT title == 'Work'",
+        ]
         var index = SubscriptionIndex()
         var live: [String: Subscription] = [:]
         for step in 0..<3000 {
@@ -46,7 +67,8 @@ struct IndexPropertyTests {
                     id, type: type, database: database, owner: owner, recordType: types.randomElement(using: &random)!,
                     predicate: predicates.randomElement(using: &random)! + " AND \(step) == \(step)",
                     zone: type == .zone ? ZoneID(zoneName: ["Notes", "Other"].randomElement(using: &random)!, ownerRecordName: owner) : nil,
-                    firesOn: [[.create], [.create, .update], [.update, .delete], [.create, .update, .delete]].randomElement(using: &random)!)
+                    firesOn: [[.create], [.create, .update], [.update, .delete], [.create, .update, .delete], [.enter, .leave], [.update, .leave]]
+                        .randomElement(using: &random)!)
                 do {
                     try index.upsert(subscription)
                     live[subscription.partitionKey] = subscription
@@ -65,9 +87,8 @@ struct IndexPropertyTests {
                     zone: ZoneID(zoneName: ["Notes", "Other", ZoneID.defaultZoneName].randomElement(using: &random)!,
                                  ownerRecordName: owners.randomElement(using: &random)!),
                     recordType: types.randomElement(using: &random)!,
-                    fields: ["priority": .int64(Int64.random(in: 0..<5, using: &random)),
-                             "tags": .list([.string(["a", "b"].randomElement(using: &random)!)], of: .string),
-                             "title": .string(["Groceries", "Work"].randomElement(using: &random)!)])
+                    fields: randomFields(&random),
+                    previous: Bool.random(using: &random) ? randomFields(&random) : nil)
                 let indexed = Set(index.matches(for: change).map(\.subscription.subscriptionID))
                 #expect(indexed == bruteForce(Array(live.values), change), "step \(step)")
             }
