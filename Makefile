@@ -8,7 +8,7 @@ APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
-.PHONY: all deps build test test-swift validate-deploy demo run broker bench clean
+.PHONY: all deps build test test-swift validate-deploy demo run broker bench bench-matcher clean
 
 all: build
 
@@ -51,6 +51,11 @@ broker: build
 bench: deps
 	$(SWIFT) build -c release --product herald
 	$(HERALD_REL) bench kafka
+	$(HERALD_REL) bench matcher
 
 clean:
 	rm -rf .build .venv-deploy
+
+bench-matcher: deps
+	$(SWIFT) build -c release --product herald
+	$(HERALD_REL) bench matcher

@@ -40,8 +40,9 @@ public struct SubscriptionIndex: Sendable {
     /// Definitions (without IDs) per owner, to refuse duplicates.
     private var definitions: [Subscription: String] = [:]
 
-    /// Off: visit every query subscription of a bucket (the tests' brute-force oracle).
-    var usesEqualityIndex = true
+    /// Off: visit every query subscription of a bucket (the baseline of `herald bench matcher`
+    /// and the tests' brute-force oracle). Default: on.
+    public var usesEqualityIndex = true
 
     public init(rules: SubscriptionRules = SubscriptionRules()) {
         self.rules = rules

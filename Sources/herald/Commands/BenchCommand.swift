@@ -7,7 +7,7 @@ import Logging
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks, each against a baseline measured in the same run.",
-        subcommands: [Kafka.self])
+        subcommands: [Kafka.self, Matcher.self])
 
     struct Kafka: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -51,6 +51,31 @@ struct BenchCommand: AsyncParsableCommand {
                     logger: Logger(label: "herald.bench"))
                 let results = try await benchmark.run(rounds: rounds)
                 print(KafkaBenchmark.table(results, messages: messages, size: size, partitions: partitions, rounds: rounds))
+            }
+        }
+    }
+
+    struct Matcher: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Changes matched per second against 1k…1M subscriptions, indexed versus scanning all (same run).")
+
+        @Option(help: "Subscription counts, comma-separated.")
+        var sizes = "1000,10000,100000"
+
+        @Option(help: "Changes matched per size (the scan baseline uses fewer at large sizes).")
+        var changes = 2_000
+
+        @Option(help: "Largest size also measured by scanning every subscription (the baseline).")
+        var scanLimit = 100_000
+
+        func run() async throws {
+            try await reportingFailures {
+                let counts = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
+                    throw CommandFailure.invalidInput("--sizes expects positive numbers, e.g. 1000,10000,100000")
+                }
+                let rows = try MatcherBenchmark(changes: changes, scanLimit: scanLimit).run(sizes: counts)
+                print(MatcherBenchmark.table(rows))
             }
         }
     }
