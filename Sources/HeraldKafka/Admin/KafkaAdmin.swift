@@ -66,8 +66,14 @@ public final class KafkaAdmin: Sendable {
         settings.client = configuration
         settings.groupID = group
         let consumer = try KafkaConsumer(configuration: settings, logger: logger)
-        defer { Task { await consumer.close() } }
-        return try await consumer.committed(partitions, timeout: configuration.requestTimeout)
+        let result: Result<[TopicPartition: Int64], KafkaError>
+        do {
+            result = .success(try await consumer.committed(partitions, timeout: configuration.requestTimeout))
+        } catch {
+            result = .failure(error)
+        }
+        await consumer.close()
+        return try result.get()
     }
 
     public func close() async {

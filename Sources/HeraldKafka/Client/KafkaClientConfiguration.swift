@@ -81,7 +81,8 @@ public struct ConsumerConfiguration: Sendable {
     /// Where to start when the group has no committed offset, or the committed one is gone.
     public enum OffsetReset: String, Sendable {
         case earliest, latest
-        /// Stop the partition and report `offsetOutOfRange` instead of jumping.
+        /// Stop the partition and report `offsetOutOfRange` instead of jumping. librdkafka
+        /// 2.0.2 refuses a `seek` on such a partition; assign it again to resume.
         case error
     }
 

@@ -49,8 +49,6 @@ final class ConsumerPoller: @unchecked Sendable {
 
     /// Records an automatic offset reset seen on the event thread.
     func report(_ reset: OffsetResetReport) {
-        logger.error("offset out of range: messages may have been skipped",
-                     metadata: [KafkaLogKey.topicPartition: "\(reset.partition)", "reason": "\(reset.reason)"])
         resets.withLock { $0.append(reset) }
     }
 
@@ -155,15 +153,14 @@ final class ConsumerPoller: @unchecked Sendable {
     }
 
     /// Turns a consumer error into an event. With `offsetReset = .error`, a position the
-    /// broker does not have arrives here (offset ≥ 0) and the partition waits for a `seek`;
-    /// a group with no committed offset yet (offset < 0) is reported as an error.
+    /// broker does not have arrives here (offset ≥ 0) and the partition stops until it is
+    /// assigned again; a group with no committed offset yet (offset < 0) is an error.
+    /// Events are reported, not logged, here: whoever consumes them decides how loudly.
     private func errorEvent(_ raw: UnsafeMutablePointer<rd_kafka_message_t>) -> ConsumerEvent {
         let m = raw.pointee
         let partition = m.rkt.map { TopicPartition(topicName($0), m.partition) }
         let reason = String(cString: rd_kafka_message_errstr(raw))
         if m.err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET, m.offset >= 0 {
-            logger.error("offset out of range: partition stopped until seek",
-                         metadata: [KafkaLogKey.topicPartition: "\(partition.map(\.description) ?? "?")", "reason": "\(reason)"])
             return .offsetOutOfRange(partition, offset: m.offset, reason: reason)
         }
         let where_ = partition.map { " \($0)" } ?? ""

@@ -39,8 +39,14 @@ public final class KafkaEnvironment: Sendable {
             try embedded.createTopics(catalog.specifications)
         }
         let admin = try KafkaAdmin(configuration: client, logger: logger)
-        defer { Task { await admin.close() } }
-        let ensured = try await admin.ensureTopics(catalog.specifications)
+        let ensured: [EnsuredTopic]
+        do {
+            ensured = try await admin.ensureTopics(catalog.specifications)
+        } catch {
+            await admin.close()
+            throw error
+        }
+        await admin.close()
         try catalog.checkCoPartitioning(ensured)
         return ensured
     }

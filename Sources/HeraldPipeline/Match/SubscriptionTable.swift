@@ -48,11 +48,6 @@ public final class SubscriptionTable: Sendable {
         index.withLock { $0.remove(key: key) }
     }
 
-    /// Checks a subscription against the rules and the table, without adding it.
-    public func validate(_ subscription: Subscription) throws(MatcherError) {
-        _ = try index.withLock { (index: inout SubscriptionIndex) throws(MatcherError) in try index.validate(subscription) }
-    }
-
     public var count: Int { index.withLock { $0.count } }
 
     /// Marks the table caught up with the topic and releases every waiter.

@@ -64,9 +64,7 @@ struct ChangesCommand: AsyncParsableCommand {
             var messages: [OutgoingMessage] = []
             var problems: [String] = []
             let codec = WireCodec()
-            for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-                let bytes = Data(line)
-                guard !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) else { continue }
+            for (number, bytes) in jsonLines(data) {
                 if raw {
                     let key = (try? codec.decode(RecordChange.self, from: bytes))?.partitionKey ?? "unparsed"
                     messages.append(OutgoingMessage(topic: topic, key: key, value: bytes))
@@ -76,7 +74,7 @@ struct ChangesCommand: AsyncParsableCommand {
                     let change = try codec.decode(RecordChange.self, from: bytes)
                     messages.append(OutgoingMessage(topic: topic, key: change.partitionKey, value: bytes))
                 } catch {
-                    problems.append("\(file):\(index + 1): \(error)")
+                    problems.append("\(file):\(number): \(error)")
                 }
             }
             guard problems.isEmpty else {

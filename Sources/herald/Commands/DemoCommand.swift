@@ -58,7 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard let data = try? Data(contentsOf: url) else {
             throw CommandFailure.invalidInput("cannot read \(url.path); run from the repository root or pass --samples DIR")
         }
-        return data.split(separator: UInt8(ascii: "\n")).map { Data($0) }.filter { !$0.isEmpty }
+        return jsonLines(data).map(\.bytes)
     }
 
     private func publish(_ subscriptions: [Data], _ changes: [Data], runtime: HeraldRuntime) async throws {

@@ -26,12 +26,11 @@ struct MatchCommand: AsyncParsableCommand {
             }
             var index = SubscriptionIndex(rules: SubscriptionRules(strictCloudKit: cloudkit))
             var problems: [String] = []
-            for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
-            where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
+            for (number, line) in jsonLines(data) {
                 do {
-                    try index.upsert(try WireCodec().decode(Subscription.self, from: Data(line)))
+                    try index.upsert(try WireCodec().decode(Subscription.self, from: line))
                 } catch {
-                    problems.append("\(subscriptions):\(number + 1): \(error)")
+                    problems.append("\(subscriptions):\(number): \(error)")
                 }
             }
             guard problems.isEmpty else { throw CommandFailure.invalidInput(problems.joined(separator: "\n")) }
