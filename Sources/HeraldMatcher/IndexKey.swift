@@ -10,11 +10,11 @@ enum IndexKey: Hashable, Sendable {
     case string(String)
     case number(Double)
 
-    /// The key of a predicate constant, `nil` for values equality never hashes (locations,
-    /// bytes, NULL, NaN, lists).
-    init?(_ value: PredicateValue) {
+    /// The key of a predicate constant under `[c]`/`[d]` folding, `nil` for values equality
+    /// never hashes (locations, bytes, NULL, NaN, lists).
+    init?(_ value: PredicateValue, folding options: Comparison.Options = []) {
         switch value {
-        case .string(let text), .reference(let text): self = .string(text)
+        case .string(let text), .reference(let text): self = .string(options.fold(text))
         case .int(let integer): self = .number(Double(integer))
         case .timestamp(let milliseconds): self = .number(Double(milliseconds))
         case .bool(let flag): self = .number(flag ? 1 : 0)
@@ -25,16 +25,39 @@ enum IndexKey: Hashable, Sendable {
         }
     }
 
-    /// The keys a record field offers: one for a scalar, one per element for a list.
-    static func keys(of field: FieldValue) -> [IndexKey] {
+    /// Calls `body` with the key of a record value, one per element for a list; strings
+    /// (and reference names, asset checksums) folded per `options`.
+    static func forEachKey(of field: FieldValue, folding options: Comparison.Options, _ body: (IndexKey) -> Void) {
         switch field {
-        case .string(let text): [.string(text)]
-        case .reference(let reference): [.string(reference.recordName)]
-        case .asset(let asset): [.string(asset.fileChecksum)]
-        case .int64(let integer), .timestamp(let integer): [.number(Double(integer))]
-        case .double(let number): number.isNaN ? [] : [.number(number)]
-        case .list(let items, _): items.flatMap(keys)
-        case .bytes, .location: []
+        case .string(let text): body(.string(options.fold(text)))
+        case .reference(let reference): body(.string(options.fold(reference.recordName)))
+        case .asset(let asset): body(.string(options.fold(asset.fileChecksum)))
+        case .int64(let integer), .timestamp(let integer): body(.number(Double(integer)))
+        case .double(let number): if !number.isNaN { body(.number(number)) }
+        case .list(let items, _): for item in items { forEachKey(of: item, folding: options, body) }
+        case .bytes, .location: break
+        }
+    }
+
+    /// Calls `body` with every string a string operator compares for this value (strings,
+    /// reference names, asset checksums, and those inside lists), folded per `options`.
+    static func forEachString(of field: FieldValue, folding options: Comparison.Options, _ body: (String) -> Void) {
+        switch field {
+        case .string(let text): body(options.fold(text))
+        case .reference(let reference): body(options.fold(reference.recordName))
+        case .asset(let asset): body(options.fold(asset.fileChecksum))
+        case .list(let items, _): for item in items { forEachString(of: item, folding: options, body) }
+        default: break
+        }
+    }
+
+    /// Calls `body` with every number a range compares for this value (lists included).
+    static func forEachNumber(of field: FieldValue, _ body: (Double) -> Void) {
+        switch field {
+        case .int64(let integer), .timestamp(let integer): body(Double(integer))
+        case .double(let number): if !number.isNaN { body(number) }
+        case .list(let items, _): for item in items { forEachNumber(of: item, body) }
+        default: break
         }
     }
 }

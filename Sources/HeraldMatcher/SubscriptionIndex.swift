@@ -1,11 +1,13 @@
 import HeraldModel
 
 /// Every subscription, indexed so that a record change visits only the subscriptions that
-/// could fire for it: query subscriptions by (container, database, record type, owner in
-/// private databases), zone subscriptions by zone, database subscriptions by owner.
+/// could fire for it.
 ///
-/// Within a bucket the compiled predicate is evaluated; indexing inside predicates
-/// (equality, ranges, prefixes, tokens, geo cells) builds on this (issue 3).
+/// Query subscriptions are bucketed by (container, database, record type, and the owner in
+/// private databases), then filed inside their bucket by the selective part of their
+/// predicate (`QueryIndex`: hashed values, numeric ranges, prefixes, suffixes, trigrams,
+/// tokens, geo cells); only the candidates this yields, plus the bucket's residuals, are
+/// evaluated. Zone subscriptions are bucketed by zone, database subscriptions by owner.
 public struct SubscriptionIndex: Sendable {
     private struct QueryBucket: Hashable {
         var container: String
@@ -28,21 +30,15 @@ public struct SubscriptionIndex: Sendable {
 
     public let rules: SubscriptionRules
     private var byKey: [String: IndexedSubscription] = [:]
-    /// Query subscriptions of one bucket and the equality index over their predicates.
-    private struct QueryEntries: Sendable {
-        var subscriptions: [String: IndexedSubscription] = [:]
-        var equality = EqualityIndex()
-    }
-
-    private var queries: [QueryBucket: QueryEntries] = [:]
+    private var queries: [QueryBucket: QueryIndex] = [:]
     private var zones: [ZoneBucket: [String: IndexedSubscription]] = [:]
     private var databases: [DatabaseBucket: [String: IndexedSubscription]] = [:]
-    /// Definitions (without IDs) per owner, to refuse duplicates.
-    private var definitions: [Subscription: String] = [:]
+    /// Subscription keys by the hash of their definition without ID, to refuse duplicates.
+    private var definitions: [Int: [String]] = [:]
 
-    /// Off: visit every query subscription of a bucket (the baseline of `herald bench matcher`
-    /// and the tests' brute-force oracle). Default: on.
-    public var usesEqualityIndex = true
+    /// Off: evaluate every query subscription of a bucket (the baseline of `herald bench
+    /// matcher` and the tests' brute-force oracle). Default: on.
+    public var usesPredicateIndex = true
 
     public init(rules: SubscriptionRules = SubscriptionRules()) {
         self.rules = rules
@@ -58,13 +54,20 @@ public struct SubscriptionIndex: Sendable {
     /// - Throws: `MatcherError`, e.g. `duplicateSubscription` naming the existing one.
     public func validate(_ subscription: Subscription) throws(MatcherError) -> IndexedSubscription {
         let prepared = try rules.prepare(subscription)
-        if let existing = definitions[SubscriptionRules.definition(subscription)],
-           existing != subscription.partitionKey, let other = byKey[existing] {
+        if let other = duplicate(of: subscription) {
             throw MatcherError(
-                .duplicateSubscription, "subscription is duplicate of '\(other.subscription.subscriptionID)'",
+                .duplicateSubscription, "subscription is duplicate of '\(other.subscriptionID)'",
                 subscriptionID: subscription.subscriptionID)
         }
         return prepared
+    }
+
+    private func duplicate(of subscription: Subscription) -> Subscription? {
+        let definition = SubscriptionRules.definition(subscription)
+        for key in definitions[definition.hashValue] ?? [] where key != subscription.partitionKey {
+            if let other = byKey[key]?.subscription, SubscriptionRules.definition(other) == definition { return other }
+        }
+        return nil
     }
 
     /// Adds or replaces a subscription (the compacted topic's upsert).
@@ -73,12 +76,9 @@ public struct SubscriptionIndex: Sendable {
         let prepared = try validate(subscription)
         remove(key: prepared.key)
         byKey[prepared.key] = prepared
-        definitions[SubscriptionRules.definition(subscription)] = prepared.key
+        definitions[SubscriptionRules.definition(subscription).hashValue, default: []].append(prepared.key)
         switch subscription.subscriptionType {
-        case .query:
-            let bucket = queryBucket(subscription)
-            queries[bucket, default: QueryEntries()].subscriptions[prepared.key] = prepared
-            queries[bucket]?.equality.insert(prepared.key, placement: prepared.placement)
+        case .query: mutateQueries(queryBucket(subscription)) { $0.insert(prepared) }
         case .zone: zones[zoneBucket(subscription), default: [:]][prepared.key] = prepared
         case .database: databases[databaseBucket(subscription), default: [:]][prepared.key] = prepared
         }
@@ -88,16 +88,30 @@ public struct SubscriptionIndex: Sendable {
     public mutating func remove(key: String) {
         guard let old = byKey.removeValue(forKey: key) else { return }
         let subscription = old.subscription
-        definitions[SubscriptionRules.definition(subscription)] = nil
+        let hash = SubscriptionRules.definition(subscription).hashValue
+        definitions[hash]?.removeAll { $0 == key }
+        if definitions[hash]?.isEmpty == true { definitions[hash] = nil }
         switch subscription.subscriptionType {
         case .query:
-            let bucket = queryBucket(subscription)
-            queries[bucket]?.subscriptions[key] = nil
-            queries[bucket]?.equality.remove(key)
-            if queries[bucket]?.subscriptions.isEmpty == true { queries[bucket] = nil }
+            mutateQueries(queryBucket(subscription)) { $0.remove(key: key) }
         case .zone: Self.remove(key, from: &zones, bucket: zoneBucket(subscription))
         case .database: Self.remove(key, from: &databases, bucket: databaseBucket(subscription))
         }
+    }
+
+    /// Reorganizes the index for matching after many insertions (e.g. once the compacted
+    /// topic is loaded): each range index becomes one run. Matching is correct either way.
+    public mutating func compact() {
+        for bucket in Array(queries.keys) { mutateQueries(bucket) { $0.compact() } }
+    }
+
+    /// Mutates one bucket's query index, copying it first if another `SubscriptionIndex`
+    /// value shares it (copy-on-write); drops the bucket when it ends up empty.
+    private mutating func mutateQueries(_ bucket: QueryBucket, _ body: (QueryIndex) -> Void) {
+        var entries = queries.removeValue(forKey: bucket) ?? QueryIndex()
+        if !isKnownUniquelyReferenced(&entries) { entries = entries.copy() }
+        body(entries)
+        if !entries.isEmpty { queries[bucket] = entries }
     }
 
     private static func remove<Bucket: Hashable>(
@@ -107,41 +121,40 @@ public struct SubscriptionIndex: Sendable {
         if buckets[bucket]?.isEmpty == true { buckets[bucket] = nil }
     }
 
-    /// Every subscription the change fires, with the recipient and reason (reference §1).
-    public func matches(for change: RecordChange) -> [Match] {
-        var result: [Match] = []
+    /// Calls `body` with every subscription the change fires, with the kind of notification
+    /// and, for query subscriptions, the reason (reference §1); in no particular order.
+    public func forEachFired(by change: RecordChange, _ body: (FiredSubscription) -> Void) {
         let zoneOwner = change.zoneID.ownerRecordName
         let owner: String? = change.database == .public ? nil : zoneOwner
-        let queryKey = QueryBucket(container: change.container, database: change.database, recordType: change.recordType, owner: owner)
-        let entries = queries[queryKey]
-        let candidateKeys = usesEqualityIndex
-            ? entries?.equality.candidates(change.fields, previous: change.previousFields) ?? []
-            : Set(entries?.subscriptions.keys ?? [:].keys)
-        for key in candidateKeys {
-            guard let candidate = entries?.subscriptions[key] else { continue }
-            if let zone = candidate.subscription.zoneID, zone != change.zoneID { continue }
-            guard let reason = MatchRules.reason(candidate, change) else { continue }
-            result.append(match(candidate, change, type: .query, reason: reason))
+        if let entries = queries[QueryBucket(container: change.container, database: change.database, recordType: change.recordType, owner: owner)] {
+            let slots = usesPredicateIndex
+                ? entries.candidates(change.fields, previous: change.previousFields)
+                : entries.subscriptions.indices.map(Int32.init)
+            for slot in slots {
+                guard let candidate = entries.subscriptions[Int(slot)] else { continue }
+                if let zone = candidate.subscription.zoneID, zone != change.zoneID { continue }
+                guard let reason = MatchRules.reason(candidate, change) else { continue }
+                body(FiredSubscription(subscription: candidate, notificationType: .query, reason: reason))
+            }
         }
-        if change.database == .private {
-            for candidate in zones[ZoneBucket(container: change.container, zone: change.zoneID)]?.values ?? [:].values
-            where candidate.subscription.ownerRecordName == zoneOwner {
-                result.append(match(candidate, change, type: .recordZone, reason: nil))
+        if change.database == .private, let bucket = zones[ZoneBucket(container: change.container, zone: change.zoneID)] {
+            for candidate in bucket.values where candidate.subscription.ownerRecordName == zoneOwner {
+                body(FiredSubscription(subscription: candidate, notificationType: .recordZone, reason: nil))
             }
         }
         for recipient in MatchRules.databaseAudience(change) {
             let bucket = DatabaseBucket(container: change.container, database: change.database, owner: recipient)
             for candidate in databases[bucket]?.values ?? [:].values {
-                result.append(match(candidate, change, type: .database, reason: nil))
+                body(FiredSubscription(subscription: candidate, notificationType: .database, reason: nil))
             }
         }
-        return result.sorted { $0.subscription.subscriptionID < $1.subscription.subscriptionID }
     }
 
-    private func match(_ candidate: IndexedSubscription, _ change: RecordChange, type: NotificationType, reason: QueryNotificationReason?) -> Match {
-        Match(
-            recipient: candidate.subscription.ownerRecordName, notificationType: type,
-            queryNotificationReason: reason, subscription: candidate.subscription, change: change)
+    /// Every subscription the change fires as a `Match` for its recipient, by subscription ID.
+    public func matches(for change: RecordChange) -> [Match] {
+        var result: [Match] = []
+        forEachFired(by: change) { fired in result.append(fired.match(change)) }
+        return result.sorted { $0.subscription.subscriptionID < $1.subscription.subscriptionID }
     }
 
     private func queryBucket(_ subscription: Subscription) -> QueryBucket {
@@ -157,5 +170,24 @@ public struct SubscriptionIndex: Sendable {
 
     private func databaseBucket(_ subscription: Subscription) -> DatabaseBucket {
         DatabaseBucket(container: subscription.container, database: subscription.database, owner: subscription.ownerRecordName)
+    }
+}
+
+/// One subscription a change fires: what `SubscriptionIndex.forEachFired` reports, cheaper
+/// than a `Match` (no copies, no notification ID) until one is needed.
+public struct FiredSubscription: Sendable {
+    public let subscription: IndexedSubscription
+    public let notificationType: NotificationType
+    /// Present exactly for query subscriptions.
+    public let reason: QueryNotificationReason?
+
+    /// The recipient: the subscription's owner.
+    public var recipient: String { subscription.subscription.ownerRecordName }
+
+    /// The `Match` message for this firing.
+    public func match(_ change: RecordChange) -> Match {
+        Match(
+            recipient: recipient, notificationType: notificationType, queryNotificationReason: reason,
+            subscription: subscription.subscription, change: change)
     }
 }

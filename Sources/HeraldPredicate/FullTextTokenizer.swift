@@ -21,6 +21,7 @@ enum FullTextTokenizer {
     /// - Returns: whether `body` returned `true`.
     @discardableResult
     static func forEachToken(in text: String, _ body: (String) -> Bool) -> Bool {
+        if let done = forEachASCIIToken(in: text, body) { return done }
         var current = String.UnicodeScalarView()
         var ascii = true
         func flush() -> Bool {
@@ -42,6 +43,35 @@ enum FullTextTokenizer {
             }
         }
         return flush()
+    }
+
+    /// The ASCII fast path of `forEachToken`: scans UTF-8 bytes and lower-cases them into
+    /// small strings; `nil` (having called `body` for nothing) when the text is not ASCII.
+    private static func forEachASCIIToken(in text: String, _ body: (String) -> Bool) -> Bool? {
+        let isASCII = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+        guard isASCII == true else { return nil }
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            var start = 0
+            let count = bytes.count
+            for i in 0...count {
+                let byte: UInt8 = i < count ? bytes[i] : 0x20
+                let isAlnum = (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122)
+                if isAlnum { continue }
+                let length = i - start
+                if length > 0 {
+                    let token = String(unsafeUninitializedCapacity: length) { out in
+                        for k in 0..<length {
+                            let b = bytes[start + k]
+                            out[k] = (b >= 65 && b <= 90) ? b + 32 : b
+                        }
+                        return length
+                    }
+                    if !stopWords.contains(token), body(token) { return true }
+                }
+                start = i + 1
+            }
+            return false
+        }
     }
 
     /// Whether `text` has any token in `wanted` (folded tokens without stop words).

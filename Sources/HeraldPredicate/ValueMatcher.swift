@@ -111,7 +111,7 @@ enum ValueMatcher {
         case .contains:
             guard let s = string(of: field) else { return equals(field, c) }
             guard let cs = c.string else { return false }
-            return cs.isEmpty || StringFolding.fold(s, c.options).contains(cs)
+            return cs.isEmpty || ByteSearch.contains(StringFolding.fold(s, c.options), cs)
         case .like:
             guard let s = string(of: field), let pattern = c.like else { return false }
             return pattern.matches(StringFolding.fold(s, c.options))

@@ -22,7 +22,7 @@ struct IndexPropertyTests {
     private func bruteForce(_ subscriptions: [Subscription], _ change: RecordChange) -> Set<String> {
         Set(subscriptions.filter { subscription in
             var single = SubscriptionIndex()
-            single.usesEqualityIndex = false
+            single.usesPredicateIndex = false
             guard (try? single.upsert(subscription)) != nil else { return false }
             return !single.matches(for: change).isEmpty
         }.map(\.subscriptionID))
@@ -31,8 +31,12 @@ struct IndexPropertyTests {
     private func randomFields(_ random: inout SeededGenerator) -> [String: FieldValue] {
         var fields: [String: FieldValue] = [
             "tags": .list([.string(["a", "b"].randomElement(using: &random)!)], of: .string),
-            "title": .string(["Groceries", "Work", "work"].randomElement(using: &random)!),
+            "title": .string(["Groceries", "Work", "work", "Wörk", "we\u{301}b", "Grocery list", "🐦 bird", "x"].randomElement(using: &random)!),
             "owner": .reference(RecordReference(recordName: ["_u1", "_u2"].randomElement(using: &random)!)),
+            "body": .string(["the quick brown fox", "Café au lait", "cafe\u{301} noir", "urgent: call back", ""].randomElement(using: &random)!),
+            "place": .location(Location(
+                latitude: [48.8566, 48.86, 48.9, 40.7128, -33.86, 0].randomElement(using: &random)!,
+                longitude: [2.3522, 2.35, 2.5, -74.006, 151.2, 179.99, -179.99].randomElement(using: &random)!)),
         ]
         switch Int.random(in: 0..<4, using: &random) {
         case 0: fields["priority"] = .double(Double(Int.random(in: 0..<5, using: &random)))
@@ -53,10 +57,22 @@ struct IndexPropertyTests {
             "priority == 2", "priority == 3.0", "title == 'Work'", "priority IN {1, 3}", "tags IN {'a', 'x'}",
             "ANY tags == 'b'", "title ==[c] 'work'", "recordName == 'note-42'", "title == 'Work' AND priority > 1",
             "owner == REFERENCE('_u1')", "title != 'Work'", "NOT title == 'Work'",
+            // Ranges, affixes, substrings, tokens, distances and ORs the index serves.
+            "priority BETWEEN {1, 3}", "priority >= 3.5", "priority < 1", "priority > 2 AND priority < 4",
+            "title BEGINSWITH[c] 'gro'", "title BEGINSWITH 'w'", "title BEGINSWITH[cd] 'wo'", "title ENDSWITH 'ork'",
+            "title ENDSWITH[c] 'LIST'", "title LIKE 'Gro*'", "title LIKE[c] '*RK'", "title LIKE '*ocer*'", "title LIKE 'w?rk'",
+            "title CONTAINS 'roc'", "title CONTAINS[cd] 'WOR'", "body CONTAINS 'caf'", "title CONTAINS 'e'",
+            "self CONTAINS 'fox'", "allTokens TOKENMATCHES[cdl] 'cafe'", "body CONTAINS[c] 'CAFÉ'",
+            "distanceToLocation:fromLocation:(place, LOCATION(48.8566, 2.3522)) < 5",
+            "distanceToLocation:fromLocation:(place, LOCATION(48.8566, 2.3522)) < 0.8",
+            "distanceToLocation:fromLocation:(place, LOCATION(40.7, -74.0)) <= 2000",
+            "distanceToLocation:fromLocation:(place, LOCATION(0, 179.995)) < 3",
+            "title == 'Work' OR priority > 3", "title BEGINSWITH 'G' OR tags CONTAINS 'b'", "title ENDSWITH 'k' OR NOT priority > 1",
+            "tags CONTAINS[c] 'A'", "title IN[c] {'WORK', 'x'}", "FALSEPREDICATE", "self CONTAINS 'the'",
         ]
         var index = SubscriptionIndex()
         var live: [String: Subscription] = [:]
-        for step in 0..<3000 {
+        for step in 0..<6000 {
             let id = "s\(Int.random(in: 0..<60, using: &random))"
             switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
@@ -77,6 +93,7 @@ struct IndexPropertyTests {
                     #expect(error.code == .duplicateSubscription)
                 }
             case 5..<7:
+                if step % 50 == 0 { index.compact() }
                 let key = live.keys.randomElement(using: &random) ?? "none"
                 index.remove(key: key)
                 live[key] = nil

@@ -52,6 +52,7 @@ public final class SubscriptionTable: Sendable {
 
     /// Marks the table caught up with the topic and releases every waiter.
     public func markReady() {
+        index.withLock { $0.compact() }
         let waiters = readyState.withLock { state in
             state.ready = true
             defer { state.waiters = [] }

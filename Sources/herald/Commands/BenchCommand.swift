@@ -60,10 +60,10 @@ struct BenchCommand: AsyncParsableCommand {
             abstract: "Changes matched per second against 1k…1M subscriptions, indexed versus scanning all (same run).")
 
         @Option(help: "Subscription counts, comma-separated.")
-        var sizes = "1000,10000,100000"
+        var sizes = "1000,10000,100000,1000000"
 
         @Option(help: "Changes matched per size (the scan baseline uses fewer at large sizes).")
-        var changes = 2_000
+        var changes = 100_000
 
         @Option(help: "Largest size also measured by scanning every subscription (the baseline).")
         var scanLimit = 100_000

@@ -1,0 +1,125 @@
+/// Numeric intervals of one field, answering "which intervals contain v" in time
+/// proportional to the answer (a stabbing query), with cheap insertions and removals.
+///
+/// Intervals live in a few immutable runs (`IntervalRun`) of doubling sizes, like a binary
+/// counter: an insertion makes a run of one and merges it with the runs of the same size
+/// (amortized O(log² n)); a removal marks the entry's serial stale, and merges drop stale
+/// entries (everything is rebuilt when stale entries outnumber live ones). A query asks each
+/// run (O(log n) runs, each O(log n + answers)).
+struct RangeIndex: Sendable {
+    private var live: [Int32: IntervalRun.Entry] = [:]
+    /// `runs[i]` holds at most 2^i entries (or is empty).
+    private var runs: [IntervalRun?] = []
+    private var stale: Set<UInt32> = []
+    private var nextSerial: UInt32 = 0
+
+    var isEmpty: Bool { live.isEmpty }
+
+    mutating func insert(_ slot: Int32, lower: Double, upper: Double) {
+        remove(slot)
+        let entry = IntervalRun.Entry(lower: lower, upper: upper, slot: slot, serial: nextSerial)
+        nextSerial &+= 1
+        live[slot] = entry
+        var carry = [entry]
+        var level = 0
+        while level < runs.count, let run = runs[level] {
+            carry += run.entries.filter { !isStale($0) }
+            runs[level] = nil
+            level += 1
+        }
+        let target = max(level, Self.level(for: carry.count))
+        while runs.count <= target { runs.append(nil) }
+        if let occupied = runs[target] {
+            carry += occupied.entries.filter { !isStale($0) }
+        }
+        runs[target] = IntervalRun(carry)
+    }
+
+    mutating func remove(_ slot: Int32) {
+        guard let entry = live.removeValue(forKey: slot) else { return }
+        stale.insert(entry.serial)
+        if stale.count > max(64, live.count) { compact() }
+    }
+
+    /// Appends the slot of every interval containing `value`.
+    func stab(_ value: Double, into result: inout [Int32]) {
+        for case let run? in runs {
+            run.stab(value) { entry in
+                if stale.isEmpty || !stale.contains(entry.serial) { result.append(entry.slot) }
+            }
+        }
+    }
+
+    private func isStale(_ entry: IntervalRun.Entry) -> Bool {
+        !stale.isEmpty && stale.contains(entry.serial)
+    }
+
+    private static func level(for count: Int) -> Int {
+        var level = 0
+        while (1 << level) < count { level += 1 }
+        return level
+    }
+
+    /// One run of every live interval.
+    mutating func compact() {
+        let entries = Array(live.values)
+        stale.removeAll()
+        runs = Array(repeating: nil, count: Self.level(for: entries.count) + 1)
+        if !entries.isEmpty { runs[Self.level(for: entries.count)] = IntervalRun(entries) }
+    }
+}
+
+/// An immutable set of intervals sorted by lower bound, with a max-of-upper-bounds tree:
+/// the intervals containing v are among those with lower ≤ v (a binary search), and the tree
+/// skips every stretch whose upper bounds are all below v.
+struct IntervalRun: Sendable {
+    struct Entry: Sendable {
+        var lower: Double
+        var upper: Double
+        var slot: Int32
+        var serial: UInt32
+    }
+
+    let entries: [Entry]
+    private let lowers: [Double]
+    /// Max upper bound per node of a complete binary tree over `entries` (leaves at `leafBase`).
+    private let maxUpper: [Double]
+    private let leafBase: Int
+
+    init(_ unsorted: [Entry]) {
+        entries = unsorted.sorted { $0.lower < $1.lower }
+        lowers = entries.map(\.lower)
+        var base = 1
+        while base < entries.count { base *= 2 }
+        leafBase = base
+        var tree = Array(repeating: -Double.infinity, count: 2 * base)
+        for (index, entry) in entries.enumerated() { tree[base + index] = entry.upper }
+        var node = base - 1
+        while node >= 1 {
+            tree[node] = max(tree[2 * node], tree[2 * node + 1])
+            node -= 1
+        }
+        maxUpper = tree
+    }
+
+    func stab(_ value: Double, _ body: (Entry) -> Void) {
+        var low = 0, high = lowers.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lowers[middle] <= value { low = middle + 1 } else { high = middle }
+        }
+        guard low > 0 else { return }
+        collect(node: 1, from: 0, to: leafBase, end: low, value: value, body)
+    }
+
+    private func collect(node: Int, from: Int, to: Int, end: Int, value: Double, _ body: (Entry) -> Void) {
+        guard from < end, maxUpper[node] >= value else { return }
+        if node >= leafBase {
+            body(entries[from])
+            return
+        }
+        let middle = (from + to) / 2
+        collect(node: 2 * node, from: from, to: middle, end: end, value: value, body)
+        collect(node: 2 * node + 1, from: middle, to: to, end: end, value: value, body)
+    }
+}

@@ -1,0 +1,59 @@
+/// Runs of three characters (grapheme clusters), the keys of substring searches.
+enum Trigrams {
+    /// The trigram a substring search is filed under (the middle one), `nil` under three characters.
+    static func selective(of needle: String) -> String? {
+        let characters = Array(needle)
+        guard characters.count >= 3 else { return nil }
+        let start = (characters.count - 3) / 2
+        return String(characters[start..<start + 3])
+    }
+
+    /// Calls `body` with every trigram of `text`.
+    static func forEach(in text: String, _ body: (String) -> Void) {
+        if SimpleText.isSimple(text), let _ = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            guard bytes.count >= 3 else { return }
+            for start in 0...(bytes.count - 3) {
+                body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + 3]), as: UTF8.self))
+            }
+        }) {
+            return
+        }
+        var window: [Character] = []
+        window.reserveCapacity(3)
+        for character in text {
+            if window.count == 3 { window.removeFirst() }
+            window.append(character)
+            if window.count == 3 { body(String(window)) }
+        }
+    }
+}
+
+/// Strings whose characters are single ASCII bytes (ASCII without CR, since "\r\n" is one
+/// character), which can be cut by byte offsets.
+enum SimpleText {
+    static func isSimple(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    }
+
+    /// The first `length` characters, `nil` when the text is shorter.
+    static func prefix(_ text: String, _ length: Int) -> String? {
+        if isSimple(text) {
+            let utf8 = text.utf8
+            guard utf8.count >= length else { return nil }
+            return String(Substring(text.utf8.prefix(length)))
+        }
+        let head = text.prefix(length)
+        return head.count == length ? String(head) : nil
+    }
+
+    /// The last `length` characters, `nil` when the text is shorter.
+    static func suffix(_ text: String, _ length: Int) -> String? {
+        if isSimple(text) {
+            let utf8 = text.utf8
+            guard utf8.count >= length else { return nil }
+            return String(Substring(text.utf8.suffix(length)))
+        }
+        let tail = text.suffix(length)
+        return tail.count == length ? String(tail) : nil
+    }
+}
