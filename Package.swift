@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
         // System library over Debian's librdkafka-dev (pkg-config `rdkafka`). Never vendored.
@@ -35,12 +38,23 @@ let package = Package(
         .target(name: "HeraldPredicate", dependencies: ["HeraldModel"]),
         .target(name: "HeraldPayload", dependencies: ["HeraldModel"]),
         .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
+        .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
+        .target(
+            name: "HeraldReader",
+            dependencies: [
+                "HeraldModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "HeraldPipeline",
             dependencies: [
                 "HeraldKafka",
                 "HeraldModel",
                 "HeraldMatcher",
+                "HeraldDelivery",
+                "HeraldReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -68,8 +82,10 @@ let package = Package(
         .testTarget(name: "HeraldKafkaTests", dependencies: ["HeraldKafka"]),
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
         .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel"]),
-        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload"]),
+        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel"]),
+        .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
+        .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel"]),
         .testTarget(
             name: "HeraldPipelineTests",
             dependencies: ["HeraldPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")]

@@ -51,6 +51,20 @@ extension PayloadError {
         public static let missingKey = Code(rawValue: "localization.missingKey")
         /// A localization bundle could not be assembled (unknown file kind, bad folder name).
         public static let bundle = Code(rawValue: "localization.bundle")
+        /// Even the smallest payload (`aps` and `ck.nid`) does not fit the byte limit.
+        public static let payloadTooLarge = Code(rawValue: "payload.tooLarge")
+        /// A match cannot become a notification (a query match without a reason, a readNotification).
+        public static let invalidMatch = Code(rawValue: "payload.invalidMatch")
+        /// A localization argument, desired key or collapse ID key names a field the record does not have.
+        public static let missingField = Code(rawValue: "payload.missingField")
+        /// A field whose type never goes into a payload (ASSETID, BYTES, their lists, a non-finite DOUBLE).
+        public static let unsupportedField = Code(rawValue: "payload.unsupportedField")
+        /// A field name that is not a valid CloudKit field name.
+        public static let invalidFieldName = Code(rawValue: "payload.invalidFieldName")
+        /// The collapse ID key's value cannot be an `apns-collapse-id` (empty, over 64 bytes).
+        public static let collapseID = Code(rawValue: "payload.collapseID")
+        /// The subscription badges but no badge count was given.
+        public static let missingBadge = Code(rawValue: "payload.missingBadge")
     }
 
     /// Where a problem was found. Lines and columns are 1-based; columns count Unicode
@@ -64,16 +78,21 @@ extension PayloadError {
         public var column: Int?
         /// The localization key (and variable or category path) concerned, if any.
         public var key: String?
+        /// The notification-info property concerned, with its index for lists
+        /// (`desiredKeys[1]`, `alertLocalizationArgs[0]`, `collapseIDKey`), if any.
+        public var property: String?
 
         /// Creates a location; every part is optional.
-        public init(file: String? = nil, line: Int? = nil, column: Int? = nil, key: String? = nil) {
+        public init(file: String? = nil, line: Int? = nil, column: Int? = nil, key: String? = nil,
+                    property: String? = nil) {
             self.file = file
             self.line = line
             self.column = column
             self.key = key
+            self.property = property
         }
 
-        /// `file:line:column` then `key "…"`, omitting what is unknown.
+        /// `file:line:column`, then `key "…"`, then the property, omitting what is unknown.
         public var description: String {
             var parts: [String] = []
             var head = file ?? ""
@@ -83,6 +102,7 @@ extension PayloadError {
             }
             if !head.isEmpty { parts.append(head) }
             if let key { parts.append("key \"\(key)\"") }
+            if let property { parts.append(property) }
             return parts.joined(separator: ": ")
         }
     }

@@ -10,6 +10,7 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         public static let configuration = Code("CONFIGURATION")
         public static let kafka = Code("KAFKA")
         public static let input = Code("INVALID_INPUT")
+        public static let restore = Code("RESTORE")
     }
 
     public var code: Code
@@ -26,5 +27,12 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         if let location { return "\(location): \(reason)" }
         return reason
+    }
+}
+
+extension PipelineError {
+    /// A changelog could not be read to its end in time (the stage retries the assignment).
+    static func changelogIncomplete(topic: String, remaining: [String]) -> PipelineError {
+        PipelineError(code: .restore, reason: "changelog \(topic) not read to its end in time", location: remaining.joined(separator: ","))
     }
 }

@@ -15,11 +15,17 @@ public protocol StageProcessor: Sendable {
 
     /// Called when partitions were taken away (drop their state).
     func partitionsRevoked(_ partitions: [TopicPartition]) async
+
+    /// Called once the outputs of `process(batch)` are acknowledged (and, exactly-once,
+    /// committed). A stateful processor keeps what a batch changed aside until then: a
+    /// failed batch is processed again from the state before it.
+    func delivered(_ batch: [ConsumedMessage]) async
 }
 
 extension StageProcessor {
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {}
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {}
+    public func delivered(_ batch: [ConsumedMessage]) async {}
 }
 
 /// What a batch produced.

@@ -98,6 +98,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
                     ])
                 }
                 try await deliver(result.outputs + deadLetters, for: batch)
+                await processor.delivered(batch)
                 metrics.consumed.increment(by: batch.count)
                 metrics.produced.increment(by: result.outputs.count)
                 metrics.deadLettered.increment(by: deadLetters.count)

@@ -34,11 +34,17 @@ public struct LocalizationCatalog: Sendable {
         /// The name as the bundle spells it (`fr`, `zh-Hans`, `Base`, `""` for the root).
         var name: String
         /// table → key → entry and its source.
-        var tables: [String: [String: (entry: LocalizedEntry, source: LocalizedText.Source)]] = [:]
+        var tables: [String: [String: StoredEntry]] = [:]
     }
 
     /// Localizations by normalised name (`base` for Base.lproj, `""` for the root).
     private let localizationsByKey: [String: Localization]
+    /// The non-empty localization keys, sorted (the sibling search of a fallback chain).
+    private let sortedKeys: [String]
+    /// Every format string of every entry, parsed once (rendering is then parse-free).
+    private let formats: ParsedFormats
+    /// Fallback chains already computed, by requested locale (shared by copies).
+    private let chains = ChainCache()
 
     /// The localizations present, as the bundle spells them, sorted (`""` is the root).
     public var localizations: [String] { localizationsByKey.values.map(\.name).sorted() }
@@ -62,7 +68,7 @@ public struct LocalizationCatalog: Sendable {
             guard language == "" || !key.isEmpty else { return }
             var localization = localizations[key] ?? Localization(name: LocaleFallback.legacyCode(language) ?? language)
             for (entryKey, entry) in entries {
-                localization.tables[table, default: [:]][entryKey] = (entry, source)
+                localization.tables[table, default: [:]][entryKey] = StoredEntry(entry: entry, source: source)
             }
             localizations[key] = localization
         }
@@ -100,6 +106,16 @@ public struct LocalizationCatalog: Sendable {
             }
         }
         localizationsByKey = localizations
+        sortedKeys = localizations.keys.filter { !$0.isEmpty }.sorted()
+        var formats: ParsedFormats = ParsedFormats()
+        for localization in localizations.values {
+            for table in localization.tables.values {
+                for found in table.values {
+                    for text in found.entry.formatTexts { formats.add(text) }
+                }
+            }
+        }
+        self.formats = formats
     }
 
     /// The localizations to search for `locale`, most preferred first, as the bundle
@@ -109,7 +125,16 @@ public struct LocalizationCatalog: Sendable {
         chainKeys(for: locale).compactMap { localizationsByKey[$0]?.name }
     }
 
-    private func chainKeys(for locale: String) -> [String] {
+    /// The normalised localization keys to search for `locale`, in order: compute once
+    /// and pass to ``entry(forKey:table:chainKeys:)`` to look up several keys.
+    func chainKeys(for locale: String) -> [String] {
+        if let cached = chains.chain(for: locale) { return cached }
+        let keys = computeChainKeys(for: locale)
+        chains.store(keys, for: locale)
+        return keys
+    }
+
+    private func computeChainKeys(for locale: String) -> [String] {
         var keys: [String] = []
         func append(_ key: String) {
             if localizationsByKey[key] != nil, !keys.contains(key) { keys.append(key) }
@@ -118,8 +143,7 @@ public struct LocalizationCatalog: Sendable {
         requested.forEach(append)
         if let language = requested.last {
             let script = requested.first.flatMap(LocaleFallback.script(of:))
-            for key in localizationsByKey.keys.sorted()
-            where !key.isEmpty && LocaleFallback.language(of: key) == language {
+            for key in sortedKeys where LocaleFallback.language(of: key) == language {
                 let siblingScript = LocaleFallback.script(of: key)
                 if script == nil || siblingScript == nil || siblingScript == script { append(key) }
             }
@@ -137,11 +161,20 @@ public struct LocalizationCatalog: Sendable {
     public func entry(
         forKey key: String, table: String = "Localizable", locale: String
     ) -> (entry: LocalizedEntry, source: LocalizedText.Source, locale: String)? {
-        for localizationKey in chainKeys(for: locale) {
+        storedEntry(forKey: key, table: table, chainKeys: chainKeys(for: locale))
+            .map { ($0.stored.entry, $0.stored.source, $0.locale) }
+    }
+
+    /// ``entry(forKey:table:locale:)`` along a chain from ``chainKeys(for:)``, with the
+    /// entry's pre-parsed format.
+    func storedEntry(
+        forKey key: String, table: String, chainKeys: [String]
+    ) -> (stored: StoredEntry, locale: String)? {
+        for localizationKey in chainKeys {
             guard let localization = localizationsByKey[localizationKey],
                   let found = localization.tables[table]?[key] else { continue }
             let used = localizationKey == "base" || localizationKey == "" ? developmentLanguage : localization.name
-            return (found.entry, found.source, used)
+            return (found, used)
         }
         return nil
     }
@@ -165,7 +198,7 @@ public struct LocalizationCatalog: Sendable {
             guard let localization = localizationsByKey[localizationKey],
                   let found = localization.tables[table]?[key] else { continue }
             let name = localization.name.isEmpty ? developmentLanguage : localization.name
-            for problem in found.entry.formatProblems(argumentCount: argumentCount) {
+            for problem in found.entry.formatProblems(argumentCount: argumentCount, formats: formats) {
                 var located = problem
                 located.location.key = name + "/" + key
                 problems.append(located)
@@ -197,8 +230,33 @@ public struct LocalizationCatalog: Sendable {
             return LocalizedText(text: text, key: key, locale: nil, source: nil)
         }
         let rules = PluralRules(localeIdentifier: found.locale)
-        let rendered = found.entry.render(arguments, rules: rules, missingArgument: missingArgument)
+        let rendered = found.entry.render(arguments, rules: rules, missingArgument: missingArgument, formats: formats)
         return LocalizedText(text: rendered.text, key: key, locale: found.locale, source: found.source,
                              pluralCategories: rendered.categories)
+    }
+}
+
+extension LocalizationCatalog {
+    /// Renders an entry of this catalog in the language `locale` with its pre-parsed
+    /// formats, and lists its format problems for `arguments.count` arguments — the
+    /// same text as ``LocalizedEntry/render(_:rules:missingArgument:)`` and the same
+    /// problems as ``LocalizedEntry/formatProblems(argumentCount:)``, faster: a plain
+    /// entry (no plural variables) is rendered and checked from one parsed format.
+    func renderChecked(
+        _ stored: StoredEntry, locale: String, arguments: [FormatArgument]
+    ) -> (text: String, problems: [PayloadError]) {
+        if let format = stored.plainFormat {
+            var highest = 0
+            for case .specifier(let specifier) in format.segments {
+                highest = max(highest, specifier.argumentIndex() + 1)
+            }
+            let problems = format.problems.isEmpty && highest <= arguments.count
+                ? [] : stored.entry.formatProblems(argumentCount: arguments.count, formats: formats)
+            // A `%#@name@` without a variable prints its argument, as the entry renderer does.
+            return (format.render(arguments) { $0.argument?.text ?? "" }, problems)
+        }
+        let rules = PluralRules(localeIdentifier: locale)
+        return (stored.entry.render(arguments, rules: rules, missingArgument: "", formats: formats).text,
+                stored.entry.formatProblems(argumentCount: arguments.count, formats: formats))
     }
 }

@@ -21,7 +21,16 @@ extension LocalizedEntry {
     public func render(
         _ arguments: [FormatArgument], rules: PluralRules, missingArgument: String = ""
     ) -> (text: String, categories: [String: PluralCategory]) {
-        var renderer = EntryRenderer(entry: self, arguments: arguments, rules: rules, missingArgument: missingArgument)
+        render(arguments, rules: rules, missingArgument: missingArgument, formats: ParsedFormats())
+    }
+
+    /// ``render(_:rules:missingArgument:)`` with format strings parsed in advance (by
+    /// text); a text not in `formats` is parsed when met. Same result, less work.
+    func render(
+        _ arguments: [FormatArgument], rules: PluralRules, missingArgument: String, formats: ParsedFormats
+    ) -> (text: String, categories: [String: PluralCategory]) {
+        var renderer = EntryRenderer(entry: self, arguments: arguments, rules: rules, missingArgument: missingArgument,
+                                     formats: formats)
         let text: String
         switch body {
         case .text(let format):
@@ -31,5 +40,24 @@ extension LocalizedEntry {
                                    formsAreComplete: true, depth: 0)
         }
         return (text, renderer.categories)
+    }
+}
+
+extension LocalizedEntry {
+    /// Every format string rendering may parse: the body or its plural forms, each
+    /// variable's forms, and each variable's value type as a specifier (`%d`).
+    var formatTexts: [String] {
+        var texts: [String] = []
+        switch body {
+        case .text(let text): texts.append(text)
+        case .plural(let variable):
+            texts += variable.forms.values
+            texts.append("%" + variable.valueType)
+        }
+        for variable in variables.values {
+            texts += variable.forms.values
+            texts.append("%" + variable.valueType)
+        }
+        return texts
     }
 }

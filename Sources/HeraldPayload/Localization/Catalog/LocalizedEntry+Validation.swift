@@ -7,11 +7,16 @@ extension LocalizedEntry {
     /// Used at subscription time; rendering never needs it. Each problem's location has
     /// no key: callers add it.
     public func formatProblems(argumentCount: Int) -> [PayloadError] {
+        formatProblems(argumentCount: argumentCount, formats: ParsedFormats())
+    }
+
+    /// ``formatProblems(argumentCount:)`` with format strings parsed in advance (by text).
+    func formatProblems(argumentCount: Int, formats: ParsedFormats) -> [PayloadError] {
         var problems: [PayloadError] = []
         var visited: Set<String> = []
 
         func check(_ text: String, firstSequential: Int, context: String) {
-            let format = FormatString(text)
+            let format = formats[text] ?? FormatString(text)
             problems += format.problems.map { problem in
                 PayloadError(problem.code, "\(context)\(problem.reason)", at: problem.location)
             }

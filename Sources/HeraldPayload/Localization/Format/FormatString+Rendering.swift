@@ -92,6 +92,14 @@ extension FormatString {
             case .string:
                 return pad(argument.text, specifier)
             }
+            if specifier.flags.isEmpty, specifier.width == nil, specifier.precision == nil {
+                // What `%lld` / `%llu` print, without the cost of `String(format:)`.
+                switch specifier.conversion {
+                case .signedDecimal: return String(value)
+                case .unsignedDecimal: return String(UInt64(bitPattern: value))
+                default: break
+                }
+            }
             let format = cFormat(specifier, length: "ll")
             if specifier.conversion == .signedDecimal {
                 return String(format: format, value)

@@ -1,0 +1,16 @@
+/// An entry as a catalog keeps it: where it came from and, for a plain text without
+/// plural variables (most entries), its format already parsed.
+struct StoredEntry: Sendable {
+    var entry: LocalizedEntry
+    var source: LocalizedText.Source
+    /// The parsed body of a `.text` entry without variables; `nil` otherwise.
+    var plainFormat: FormatString?
+
+    init(entry: LocalizedEntry, source: LocalizedText.Source) {
+        self.entry = entry
+        self.source = source
+        if entry.variables.isEmpty, case .text(let text) = entry.body {
+            plainFormat = FormatString(text)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import HeraldModel
+
+/// Renders a notification's title, subtitle and body in the recipient's locale
+/// (server-side localization, beyond CloudKit, which leaves it to the device).
+///
+/// For each part:
+/// - with a localization key found in the catalog (following the locale's fallback
+///   chain, ``LocalizationCatalog/entry(forKey:table:locale:)``): the entry formatted
+///   with the arguments and the plural rules of the language used;
+/// - with a key that has no entry (or no catalog): the plain text of the same part when
+///   the subscription has one (`alertBody`, `title`, `subtitle`), else the key itself
+///   formatted with the arguments — what a device shows for an unknown key;
+/// - without a key: the plain text, as is (plain texts are not format strings).
+///
+/// Rendering never fails: a specifier without an argument prints nothing, a bad
+/// specifier prints as written. A key missing from a catalog and format problems of the
+/// entry used are reported (so a bad translation shows up in the compose stage's log).
+struct AlertRenderer {
+    let catalog: LocalizationCatalog?
+    let locale: String
+    let table: String
+    /// The catalog's search path for `locale`, computed once for the three parts.
+    private let chainKeys: [String]
+
+    init(catalog: LocalizationCatalog?, locale: String, table: String) {
+        self.catalog = catalog
+        self.locale = locale
+        self.table = table
+        chainKeys = catalog?.chainKeys(for: locale) ?? []
+    }
+
+    /// The rendered alert, or `nil` when the notification shows no text.
+    func render(_ info: NotificationInfo, _ values: PayloadValues, problems: inout [PayloadError]) -> RenderedAlert? {
+        let title = part(info.titleLocalizationKey, values.title.values, plain: info.title, &problems)
+        let subtitle = part(info.subtitleLocalizationKey, values.subtitle.values, plain: info.subtitle, &problems)
+        let body = part(info.alertLocalizationKey, values.alert.values, plain: info.alertBody, &problems)
+        guard title != nil || subtitle != nil || body != nil else { return nil }
+        return RenderedAlert(locale: locale, title: title, subtitle: subtitle, body: body)
+    }
+
+    private func part(
+        _ key: String?, _ arguments: [FormatArgument], plain: String?, _ problems: inout [PayloadError]
+    ) -> String? {
+        guard let key else { return plain }
+        if let catalog {
+            if let found = catalog.storedEntry(forKey: key, table: table, chainKeys: chainKeys) {
+                let rendered = catalog.renderChecked(found.stored, locale: found.locale, arguments: arguments)
+                for problem in rendered.problems {
+                    var located = problem
+                    located.location.key = found.locale + "/" + key
+                    problems.append(located)
+                }
+                return rendered.text
+            }
+            problems.append(PayloadError(
+                .missingKey, "no entry in table '\(table)' for locale '\(locale)' or its fallbacks", at: .init(key: key)))
+        }
+        if let plain { return plain }
+        // Most keys are identifiers without a '%': nothing to format.
+        return key.utf8.contains(UInt8(ascii: "%")) ? FormatString(key).render(arguments) : key
+    }
+}

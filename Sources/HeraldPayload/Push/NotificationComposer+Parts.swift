@@ -1,0 +1,89 @@
+import HeraldModel
+
+extension NotificationComposer {
+    /// The notification of DESIGN §5 without its push: identity, kind-specific keys and
+    /// every alert value, unpruned.
+    static func notification(
+        _ match: Match, kind: PushPayload.Kind, values: PayloadValues, rendered: RenderedAlert?, badge: Int?,
+        sequence: Int64, createdAt: Int64
+    ) -> HeraldNotification {
+        let subscription = match.subscription
+        let change = match.change
+        let info = subscription.notificationInfo
+        var notification = HeraldNotification(
+            notificationID: match.notificationID, notificationType: match.notificationType,
+            containerIdentifier: subscription.container, recipient: match.recipient, sequence: sequence,
+            createdAt: createdAt, subscriptionID: subscription.subscriptionID,
+            subscriptionOwnerUserRecordID: subscription.ownerRecordName)
+        switch kind {
+        case .query:
+            notification.queryNotificationReason = match.queryNotificationReason
+            notification.databaseScope = subscription.database
+            notification.recordID = change.recordID
+        case .zone:
+            notification.recordZoneID = zone(of: match, kind: kind)
+        case .database:
+            notification.databaseScope = subscription.database
+        }
+        notification.badge = badge
+        notification.soundName = info.soundName
+        notification.alertBody = info.alertBody
+        notification.alertLocalizationKey = info.alertLocalizationKey
+        notification.alertLocalizationArgs = values.alert.texts.isEmpty ? nil : values.alert.texts
+        notification.title = info.title
+        notification.titleLocalizationKey = info.titleLocalizationKey
+        notification.titleLocalizationArgs = values.title.texts.isEmpty ? nil : values.title.texts
+        notification.subtitle = info.subtitle
+        notification.subtitleLocalizationKey = info.subtitleLocalizationKey
+        notification.subtitleLocalizationArgs = values.subtitle.texts.isEmpty ? nil : values.subtitle.texts
+        notification.alertActionLocalizationKey = info.alertActionLocalizationKey
+        notification.alertLaunchImage = info.alertLaunchImage
+        notification.category = info.category
+        notification.rendered = rendered
+        notification.excludedDevice = change.originDevice.flatMap { $0.isEmpty ? nil : $0 }
+        return notification
+    }
+
+    /// The full, unpruned push payload.
+    static func payload(_ match: Match, kind: PushPayload.Kind, values: PayloadValues, badge: Int?) -> PushPayload {
+        let subscription = match.subscription
+        let info = subscription.notificationInfo
+        let zone = zone(of: match, kind: kind)
+        var payload = PushPayload(kind: kind)
+        payload.set(.title, text: info.title)
+        payload.set(.titleLocKey, text: info.titleLocalizationKey)
+        payload.set(.titleLocArgs, texts: values.title.texts)
+        payload.set(.subtitle, text: info.subtitle)
+        payload.set(.subtitleLocKey, text: info.subtitleLocalizationKey)
+        payload.set(.subtitleLocArgs, texts: values.subtitle.texts)
+        payload.set(.body, text: info.alertBody)
+        payload.set(.locKey, text: info.alertLocalizationKey)
+        payload.set(.locArgs, texts: values.alert.texts)
+        payload.set(.actionLocKey, text: info.alertActionLocalizationKey)
+        payload.set(.launchImage, text: info.alertLaunchImage)
+        if let badge { payload.set(.badge, .integer(Int64(badge))) }
+        payload.set(.sound, text: info.soundName)
+        if info.shouldSendContentAvailable { payload.set(.contentAvailable, .integer(1)) }
+        if info.shouldSendMutableContent { payload.set(.mutableContent, .integer(1)) }
+        payload.set(.category, text: info.category)
+        payload.set(.ce, .integer(2))
+        payload.set(.cid, text: subscription.container)
+        payload.set(.nid, text: match.notificationID)
+        payload.set(.ckuserid, text: subscription.ownerRecordName)
+        payload.set(.sid, text: subscription.subscriptionID)
+        payload.set(.dbs, .integer(Int64(subscription.database.pushCode)))
+        payload.set(.zid, text: zone.zoneName)
+        payload.set(.zoid, text: zone.ownerRecordName)
+        if kind == .query {
+            payload.set(.rid, text: match.change.recordName)
+            if let reason = match.queryNotificationReason { payload.set(.fo, .integer(Int64(pushCode(of: reason)))) }
+            payload.set(.af, orderedMembers: values.desiredKeys ?? [])
+        }
+        return payload
+    }
+
+    /// `zid`/`zoid`: the subscribed zone for a zone notification, else the changed record's zone.
+    static func zone(of match: Match, kind: PushPayload.Kind) -> ZoneID {
+        kind == .zone ? match.subscription.zoneID ?? match.change.zoneID : match.change.zoneID
+    }
+}

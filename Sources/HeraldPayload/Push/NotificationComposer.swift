@@ -1,0 +1,125 @@
+import HeraldModel
+
+/// Turns a match into the notification a user's stream receives and the APNs push it
+/// carries (reference §4, §5; DESIGN §5): the payload stage of the compose worker.
+///
+/// A pure function of its inputs (no I/O, no clock, no randomness): replaying a match with
+/// the same sequence, badge and time gives the same bytes. A value type with no shared
+/// state; use one from any task.
+public struct NotificationComposer: Sendable {
+    /// The size limits. Default: APNs' and CloudKit's.
+    public var limits: PayloadLimits
+    /// The localization table keys are looked up in. Default `Localizable`.
+    public var table: String
+
+    /// Creates a composer.
+    public init(limits: PayloadLimits = PayloadLimits(), table: String = "Localizable") {
+        self.limits = limits
+        self.table = table
+    }
+
+    /// Composes the notification of one match for its recipient.
+    ///
+    /// - The notification has every property of DESIGN §5: its ID is the match's,
+    ///   `recordFields` the desired keys' values, the `*LocalizationArgs` the resolved
+    ///   values (see ``FieldValue/localizationArgument(maxCharacters:)``), `badge` the
+    ///   count when the subscription badges, `rendered` the text in `locale`,
+    ///   `excludedDevice` the change's origin device. It is never pruned.
+    /// - The push (`apns`): `pushType` `voip` (priority 10) when `voip`, else `alert`
+    ///   (priority 10) when the payload as sent shows something (an alert, badge or
+    ///   sound) and `background` (priority 5) otherwise; `collapseID` from the
+    ///   `collapseIDKey` field; `payload` in the layout of ``ComposedNotification/payload``.
+    /// - Size: when the payload exceeds the limit, ``PayloadField`` lists what goes, least
+    ///   important first — texts are shortened (grapheme-safe, ending with `…`) before
+    ///   they are dropped — until it fits; the push then has `"p": 1` in `ck` and the
+    ///   notification `isPruned`, but keeps every value.
+    /// - `ck.qry.fo` is 1, 2, 3 for created, updated, deleted; Herald's `recordEntered`
+    ///   is sent as 1 and `recordLeft` as 3 — the record entered or left the
+    ///   subscription's results, which a device that only knows CloudKit's reasons
+    ///   handles like an insertion or a deletion. The notification keeps the exact reason.
+    /// - `zid`/`zoid`: the changed record's zone (`qry`, `met`) or the subscribed zone (`fet`).
+    ///
+    /// - Parameters:
+    ///   - match: the subscription, the change, the reason and the recipient.
+    ///   - sequence: the notification's position in the recipient's stream.
+    ///   - createdAt: when it is composed, milliseconds since 1970 (passed in to stay pure).
+    ///   - badge: the recipient's running badge count including this notification; used
+    ///     only when the subscription badges (negative counts count as 0).
+    ///   - locale: the recipient's locale (`fr-CA`); `nil` uses the catalog's development
+    ///     language, and `rendered.locale` is then that language, or `und` without a catalog.
+    ///   - catalog: the app's localizations for server-side rendering; `nil` renders the
+    ///     plain texts (or the keys formatted with their arguments).
+    ///   - voip: the app receives its pushes over PushKit (limit ``PayloadLimits/voipMaxBytes``).
+    /// - Returns: the notification, the push bytes, the pruning steps and the problems.
+    /// - Throws: `payload.invalidMatch` for a match that cannot be a notification (a
+    ///   `readNotification`, a query match without a reason); `payload.tooLarge` when
+    ///   even the smallest payload does not fit the limit.
+    public func compose(
+        _ match: Match, sequence: Int64, createdAt: Int64, badge: Int? = nil, locale: String? = nil,
+        catalog: LocalizationCatalog? = nil, voip: Bool = false
+    ) throws(PayloadError) -> ComposedNotification {
+        let subscription = match.subscription
+        let change = match.change
+        let info = subscription.notificationInfo
+        let kind = try Self.kind(of: match)
+
+        let values = PayloadValues(info: info, change: change, includeDesiredKeys: kind == .query, limits: limits)
+        var problems = values.problems
+
+        let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
+        let renderer = AlertRenderer(
+            catalog: catalog, locale: requestedLocale ?? catalog?.developmentLanguage ?? "und", table: table)
+        let rendered = renderer.render(info, values, problems: &problems)
+
+        var badgeCount: Int?
+        if info.shouldBadge {
+            if let badge {
+                badgeCount = max(0, badge)
+            } else {
+                problems.append(PayloadError(
+                    .missingBadge, "the subscription badges but no badge count was given; no badge is sent",
+                    at: .init(property: "shouldBadge")))
+            }
+        }
+
+        var notification = Self.notification(
+            match, kind: kind, values: values, rendered: rendered, badge: badgeCount, sequence: sequence,
+            createdAt: createdAt)
+        var payload = Self.payload(match, kind: kind, values: values, badge: badgeCount)
+        // Before pruning: the notification keeps every desired key.
+        notification.recordFields = payload[.af]?.objectValue
+
+        let pruning = try payload.fit(into: limits.maxBytes(voip: voip))
+        notification.isPruned = !pruning.isEmpty
+
+        let pushType: APNsPush.PushType = voip ? .voip : payload.isVisible ? .alert : .background
+        notification.apns = APNsPush(
+            pushType: pushType, priority: pushType == .background ? .conservesPower : .immediate,
+            collapseID: values.collapseID, payload: payload.jsonValue)
+        return ComposedNotification(notification: notification, payload: payload.encoded(), pruning: pruning,
+                                    problems: problems)
+    }
+
+    /// The `fo` number of a reason: created 1, updated 2, deleted 3; entered 1, left 3.
+    public static func pushCode(of reason: QueryNotificationReason) -> Int {
+        switch reason {
+        case .recordCreated, .recordEntered: 1
+        case .recordUpdated: 2
+        case .recordDeleted, .recordLeft: 3
+        }
+    }
+
+    private static func kind(of match: Match) throws(PayloadError) -> PushPayload.Kind {
+        switch match.notificationType {
+        case .query:
+            guard match.queryNotificationReason != nil else {
+                throw PayloadError(.invalidMatch, "a query match needs a queryNotificationReason")
+            }
+            return .query
+        case .recordZone: return .zone
+        case .database: return .database
+        case .readNotification:
+            throw PayloadError(.invalidMatch, "a readNotification is not composed from a match")
+        }
+    }
+}

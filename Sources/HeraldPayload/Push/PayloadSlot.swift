@@ -1,0 +1,94 @@
+/// One key of a push payload, in the order the payload writes them (reference §5).
+///
+/// Written layout, every key optional unless noted:
+/// `{"aps": {"alert": …, "badge", "sound", "content-available", "mutable-content", "category"},
+///   "ck": {"ce", "cid", "nid" (always), "ckuserid", "p", "qry"|"fet"|"met": {"sid", "dbs",
+///   "zid", "zoid", "rid", "fo", "af"}}}` where `alert` is the body as a plain string when
+/// the body is its only key, else `{"title", "title-loc-key", "title-loc-args", "subtitle",
+/// "subtitle-loc-key", "subtitle-loc-args", "body", "loc-key", "loc-args",
+/// "action-loc-key", "launch-image"}`. `aps` is always written (`{}` when empty); `alert`
+/// and the kind dictionary only when they have a key.
+enum PayloadSlot: Int, CaseIterable {
+    // aps.alert, in order.
+    case title, titleLocKey, titleLocArgs, subtitle, subtitleLocKey, subtitleLocArgs
+    case body, locKey, locArgs, actionLocKey, launchImage
+    // aps, in order.
+    case badge, sound, contentAvailable, mutableContent, category
+    // ck, in order.
+    case ce, cid, nid, ckuserid, pruned
+    // ck.qry / fet / met, in order.
+    case sid, dbs, zid, zoid, rid, fo, af
+
+    static var alertSlots: Range<Int> { PayloadSlot.title.rawValue..<PayloadSlot.badge.rawValue }
+    static var apsSlots: Range<Int> { PayloadSlot.badge.rawValue..<PayloadSlot.ce.rawValue }
+    static var ckSlots: Range<Int> { PayloadSlot.ce.rawValue..<PayloadSlot.sid.rawValue }
+    static var kindSlots: Range<Int> { PayloadSlot.sid.rawValue..<(PayloadSlot.af.rawValue + 1) }
+
+    /// The member prefix as written: the quoted key and a colon (`"title":`).
+    var member: StaticString {
+        switch self {
+        case .title: #""title":"#
+        case .titleLocKey: #""title-loc-key":"#
+        case .titleLocArgs: #""title-loc-args":"#
+        case .subtitle: #""subtitle":"#
+        case .subtitleLocKey: #""subtitle-loc-key":"#
+        case .subtitleLocArgs: #""subtitle-loc-args":"#
+        case .body: #""body":"#
+        case .locKey: #""loc-key":"#
+        case .locArgs: #""loc-args":"#
+        case .actionLocKey: #""action-loc-key":"#
+        case .launchImage: #""launch-image":"#
+        case .badge: #""badge":"#
+        case .sound: #""sound":"#
+        case .contentAvailable: #""content-available":"#
+        case .mutableContent: #""mutable-content":"#
+        case .category: #""category":"#
+        case .ce: #""ce":"#
+        case .cid: #""cid":"#
+        case .nid: #""nid":"#
+        case .ckuserid: #""ckuserid":"#
+        case .pruned: #""p":"#
+        case .sid: #""sid":"#
+        case .dbs: #""dbs":"#
+        case .zid: #""zid":"#
+        case .zoid: #""zoid":"#
+        case .rid: #""rid":"#
+        case .fo: #""fo":"#
+        case .af: #""af":"#
+        }
+    }
+
+    /// The JSON key as a `String` (a literal: no allocation), for building a `JSONValue`.
+    var key: String {
+        switch self {
+        case .title: "title"
+        case .titleLocKey: "title-loc-key"
+        case .titleLocArgs: "title-loc-args"
+        case .subtitle: "subtitle"
+        case .subtitleLocKey: "subtitle-loc-key"
+        case .subtitleLocArgs: "subtitle-loc-args"
+        case .body: "body"
+        case .locKey: "loc-key"
+        case .locArgs: "loc-args"
+        case .actionLocKey: "action-loc-key"
+        case .launchImage: "launch-image"
+        case .badge: "badge"
+        case .sound: "sound"
+        case .contentAvailable: "content-available"
+        case .mutableContent: "mutable-content"
+        case .category: "category"
+        case .ce: "ce"
+        case .cid: "cid"
+        case .nid: "nid"
+        case .ckuserid: "ckuserid"
+        case .pruned: "p"
+        case .sid: "sid"
+        case .dbs: "dbs"
+        case .zid: "zid"
+        case .zoid: "zoid"
+        case .rid: "rid"
+        case .fo: "fo"
+        case .af: "af"
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import HeraldModel
+
+/// The record values a notification carries, resolved from the field names its
+/// subscription's `NotificationInfo` lists (reference §4), with what went wrong.
+///
+/// - A localization argument naming a missing field, or an asset or bytes field, is an
+///   empty string (so later arguments keep their positions) and is reported.
+/// - A desired key naming a missing field, or an asset, bytes or non-finite field, is
+///   left out and reported; a key listed twice is used once.
+/// - Arguments are resolved only for a localization key that is set (without the key
+///   they are never shown); desired keys only for query notifications (only `qry` has `af`).
+/// - The collapse ID is the field's argument text, uncut; a missing or unsupported field,
+///   an empty value, or one over the byte limit gives no collapse ID and is reported
+///   (a cut ID could collapse unrelated notifications).
+struct PayloadValues {
+    /// One list of localization arguments: the typed values (for server-side rendering)
+    /// and their texts (for `loc-args` and the notification).
+    struct Arguments {
+        var values: [FormatArgument] = []
+        var texts: [String] = []
+    }
+
+    var alert = Arguments()
+    var title = Arguments()
+    var subtitle = Arguments()
+    /// The desired keys' values in the subscription's order; `nil` when the
+    /// notification has no desired keys.
+    var desiredKeys: [(key: String, value: JSONValue)]?
+    var collapseID: String?
+    var problems: [PayloadError] = []
+
+    init(info: NotificationInfo, change: RecordChange, includeDesiredKeys: Bool, limits: PayloadLimits) {
+        let maxCharacters = limits.maxValueCharacters
+        if info.alertLocalizationKey != nil {
+            alert = resolve(info.alertLocalizationArgs, "alertLocalizationArgs", change, maxCharacters)
+        }
+        if info.titleLocalizationKey != nil {
+            title = resolve(info.titleLocalizationArgs, "titleLocalizationArgs", change, maxCharacters)
+        }
+        if info.subtitleLocalizationKey != nil {
+            subtitle = resolve(info.subtitleLocalizationArgs, "subtitleLocalizationArgs", change, maxCharacters)
+        }
+        if includeDesiredKeys, !info.desiredKeys.isEmpty {
+            var values: [(key: String, value: JSONValue)] = []
+            values.reserveCapacity(info.desiredKeys.count)
+            for (index, name) in info.desiredKeys.enumerated() where !values.contains(where: { $0.key == name }) {
+                let property = "desiredKeys[\(index)]"
+                guard let field = change.payloadValue(named: name) else {
+                    problems.append(Self.missing(name, property, "left out of the desired keys"))
+                    continue
+                }
+                guard let value = field.desiredKeyValue(maxCharacters: maxCharacters) else {
+                    problems.append(Self.unsupported(name, field, property, "left out of the desired keys"))
+                    continue
+                }
+                values.append((name, value))
+            }
+            desiredKeys = values
+        }
+        if let key = info.collapseIDKey {
+            collapseID = resolveCollapseID(key, change, limits.maxCollapseIDBytes)
+        }
+    }
+
+    private mutating func resolve(
+        _ names: [String], _ property: String, _ change: RecordChange, _ maxCharacters: Int
+    ) -> Arguments {
+        var arguments = Arguments()
+        arguments.values.reserveCapacity(names.count)
+        arguments.texts.reserveCapacity(names.count)
+        for (index, name) in names.enumerated() {
+            let argument: FormatArgument
+            if let field = change.payloadValue(named: name) {
+                if let value = field.localizationArgument(maxCharacters: maxCharacters) {
+                    argument = value
+                } else {
+                    problems.append(Self.unsupported(name, field, "\(property)[\(index)]", "its argument is empty"))
+                    argument = .string("")
+                }
+            } else {
+                problems.append(Self.missing(name, "\(property)[\(index)]", "its argument is empty"))
+                argument = .string("")
+            }
+            arguments.values.append(argument)
+            arguments.texts.append(argument.text)
+        }
+        return arguments
+    }
+
+    private mutating func resolveCollapseID(_ name: String, _ change: RecordChange, _ maxBytes: Int) -> String? {
+        let property = "collapseIDKey"
+        guard let field = change.payloadValue(named: name) else {
+            problems.append(Self.missing(name, property, "no collapse ID is sent"))
+            return nil
+        }
+        guard let text = field.localizationArgument(maxCharacters: .max)?.text else {
+            problems.append(Self.unsupported(name, field, property, "no collapse ID is sent"))
+            return nil
+        }
+        guard !text.isEmpty, text.utf8.count <= maxBytes else {
+            let what = text.isEmpty ? "is empty" : "is \(text.utf8.count) bytes, more than \(maxBytes)"
+            problems.append(PayloadError(
+                .collapseID, "the value of field '\(name)' \(what); no collapse ID is sent",
+                at: .init(property: property)))
+            return nil
+        }
+        return text
+    }
+
+    static func missing(_ name: String, _ property: String, _ consequence: String) -> PayloadError {
+        PayloadError(.missingField, "the record has no field '\(name)'; \(consequence)", at: .init(property: property))
+    }
+
+    static func unsupported(_ name: String, _ field: FieldValue, _ property: String, _ consequence: String) -> PayloadError {
+        let why = field.isPayloadType ? "holds a value JSON cannot carry" : "is \(field.type.rawValue), which never goes into a payload"
+        return PayloadError(.unsupportedField, "field '\(name)' \(why); \(consequence)", at: .init(property: property))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HeraldDelivery
+import HeraldKafka
+import HeraldModel
+import HeraldPayload
+import Synchronization
+
+/// The compose stage (DESIGN §1): matches and badge resets of its partitions (both keyed by
+/// recipient) → the recipients' next notifications to `notifications`, plus each touched
+/// user's state to the `compose-state` changelog in the same delivery.
+///
+/// Exactness: a user's state records the last input offset it applied per topic partition,
+/// and is written together with the notifications it produced, so an input replayed after a
+/// crash is recognized and skipped (no second notification, no double-counted badge). What a
+/// batch changes is staged and only becomes the live state once the runner reports the batch
+/// delivered; a failed batch is recomputed from the state before it.
+public final class ComposeProcessor: StageProcessor {
+    public struct Topics: Sendable {
+        public var matches: String
+        public var badgeResets: String
+        public var notifications: String
+        public var composeState: String
+
+        public init(matches: String, badgeResets: String, notifications: String, composeState: String) {
+            self.matches = matches
+            self.badgeResets = badgeResets
+            self.notifications = notifications
+            self.composeState = composeState
+        }
+    }
+
+    private struct Owned {
+        var states: [String: UserStreamState] = [:]
+        var partitionOf: [String: Int32] = [:]
+        var staged: [String: (state: UserStreamState, partition: Int32)] = [:]
+    }
+
+    public let topics: Topics
+    private let delivery: Delivery
+    private let users: UserDirectory
+    private let changelog: ChangelogReader
+    private let now: @Sendable () -> Int64
+    private let owned = Mutex(Owned())
+    /// Inputs over this size are rejected rather than decoded.
+    public let maxInputBytes: Int
+
+    public init(
+        topics: Topics, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
+        maxInputBytes: Int = 1 << 20, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        self.maxInputBytes = maxInputBytes
+        self.topics = topics
+        self.delivery = delivery
+        self.users = users
+        self.changelog = changelog
+        self.now = now
+    }
+
+    /// How many users' states this instance holds.
+    public var userCount: Int { owned.withLock { $0.states.count } }
+
+    public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
+        await users.gate.wait()
+        let time = now()
+        let codec = WireCodec()
+        var staged: [String: (state: UserStreamState, partition: Int32)] = [:]
+        let current = owned.withLock { $0.states }
+        func state(_ recipient: String) -> UserStreamState {
+            staged[recipient]?.state ?? current[recipient] ?? UserStreamState(recipient: recipient)
+        }
+        var result = StageResult.each(batch) { message throws(Rejection.Reason) in
+            guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
+            guard value.count <= maxInputBytes else {
+                throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(maxInputBytes)")
+            }
+            let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            switch message.topic {
+            case topics.matches:
+                let match: Match
+                do { match = try codec.decode(Match.self, from: value) } catch { throw .undecodable("\(error)") }
+                var user = state(match.recipient)
+                let outcome: Delivery.Outcome
+                do throws(PayloadError) {
+                    outcome = try delivery.deliver(
+                        match, at: position, state: &user, profile: users.profile(match.recipient), now: time)
+                } catch {
+                    throw Rejection.Reason(code: error.code.rawValue, error.description)
+                }
+                staged[match.recipient] = (user, message.partition)
+                guard case .notification(let composed) = outcome else { return [] }
+                guard let encoded = try? codec.encode(composed.notification) else {
+                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
+                }
+                return [OutgoingMessage(topic: topics.notifications, key: match.recipient, value: encoded)]
+            case topics.badgeResets:
+                let reset: BadgeReset
+                do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }
+                var user = state(reset.recipient)
+                if delivery.apply(reset, at: position, state: &user) { staged[reset.recipient] = (user, message.partition) }
+                return []
+            default:
+                throw .invalid("the compose stage does not read \(message.topic)")
+            }
+        }
+        for (recipient, entry) in staged.sorted(by: { $0.key < $1.key }) {
+            guard let encoded = try? codec.encode(entry.state) else { continue }
+            result.outputs.append(OutgoingMessage(topic: topics.composeState, key: recipient, value: encoded))
+        }
+        owned.withLock { $0.staged = staged }
+        return result
+    }
+
+    public func delivered(_ batch: [ConsumedMessage]) async {
+        owned.withLock { owned in
+            for (recipient, entry) in owned.staged {
+                owned.states[recipient] = entry.state
+                owned.partitionOf[recipient] = entry.partition
+            }
+            owned.staged = [:]
+        }
+    }
+
+    /// Restores the users of the newly assigned partitions from the changelog.
+    public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
+        let numbers = Set(partitions.map(\.partition)).sorted()
+        let records = try await changelog.read(topic: topics.composeState, partitions: numbers)
+        let codec = WireCodec()
+        var restored: [String: (UserStreamState, Int32)] = [:]
+        for (recipient, record) in records {
+            guard let state = try? codec.decode(UserStreamState.self, from: record.value), state.recipient == recipient else { continue }
+            restored[recipient] = (state, record.partition)
+        }
+        owned.withLock { owned in
+            for (recipient, entry) in restored {
+                owned.states[recipient] = entry.0
+                owned.partitionOf[recipient] = entry.1
+            }
+        }
+    }
+
+    /// Drops the users of partitions taken away (their new owner restores them).
+    public func partitionsRevoked(_ partitions: [TopicPartition]) async {
+        let numbers = Set(partitions.map(\.partition))
+        owned.withLock { owned in
+            owned.staged = [:]
+            for (recipient, partition) in owned.partitionOf where numbers.contains(partition) {
+                owned.states[recipient] = nil
+                owned.partitionOf[recipient] = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HeraldKafka
+import Logging
+import ServiceLifecycle
+
+/// Reads a whole (compacted) topic on every instance — all partitions, from the beginning,
+/// no consumer group — handing each record to `apply`, opens `gate` once it reached the end
+/// offsets seen at start, then keeps following. Records `apply` refuses go to dead letters.
+public final class CompactedTopicFollower: Service {
+    public typealias Apply = @Sendable (ConsumedMessage) throws(Rejection.Reason) -> Void
+
+    private let name: String
+    private let consumer: KafkaConsumer
+    private let producer: KafkaProducer
+    private let topic: String
+    private let partitions: Int32
+    private let deadLetterTopic: String
+    private let apply: Apply
+    private let gate: ReadyGate
+    private let readiness: Readiness?
+    private let logger: Logger
+
+    public init(
+        name: String, consumer: KafkaConsumer, producer: KafkaProducer, topic: String, partitions: Int32,
+        deadLetterTopic: String, gate: ReadyGate, readiness: Readiness?, logger: Logger, apply: @escaping Apply
+    ) {
+        self.name = name
+        self.consumer = consumer
+        self.producer = producer
+        self.topic = topic
+        self.partitions = partitions
+        self.deadLetterTopic = deadLetterTopic
+        self.gate = gate
+        self.readiness = readiness
+        self.logger = logger
+        self.apply = apply
+        readiness?.register(name)
+    }
+
+    public func run() async throws {
+        var remaining: [TopicPartition: Int64] = [:]
+        for partition in 0..<partitions {
+            let marks = try await consumer.watermarks(TopicPartition(topic, partition))
+            if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
+        }
+        try consumer.assign((0..<partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
+        if remaining.isEmpty { becomeReady() }
+        for await event in consumer.events.cancelOnGracefulShutdown() {
+            guard case .messages(let batch) = event else {
+                if case .offsetOutOfRange(let partition, _, let reason) = event {
+                    logger.critical("\(name): records skipped, offset out of range on \(partition?.description ?? "?"): \(reason)")
+                }
+                continue
+            }
+            var rejected: [Rejection] = []
+            for message in batch {
+                do throws(Rejection.Reason) {
+                    try apply(message)
+                } catch {
+                    rejected.append(Rejection(message: message, reason: error))
+                }
+                if let end = remaining[message.topicPartition], message.offset + 1 >= end {
+                    remaining[message.topicPartition] = nil
+                }
+            }
+            if !rejected.isEmpty {
+                for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
+                _ = try? await producer.send(rejected.map {
+                    DeadLetter.message(for: $0, stage: name, topic: deadLetterTopic)
+                })
+            }
+            if !gate.isReady && remaining.isEmpty { becomeReady() }
+        }
+        await consumer.close()
+    }
+
+    private func becomeReady() {
+        gate.open()
+        readiness?.set(name, ready: true)
+        logger.info("\(name) caught up with \(topic)")
+    }
+}

@@ -1,0 +1,93 @@
+import GRDB
+import HeraldModel
+
+/// Applies one `PreparedBatch` inside the caller's write transaction.
+struct BatchWriter {
+    let db: Database
+    let retention: RetentionPolicy
+    private var changes = StoreChanges()
+    private var marks: [StreamID: Int64] = [:]
+
+    init(db: Database, retention: RetentionPolicy) {
+        self.db = db
+        self.retention = retention
+    }
+
+    /// Notifications, then reads, then the count limit, then offsets.
+    mutating func apply(_ batch: PreparedBatch) throws -> StoreChanges {
+        for row in batch.rows { try insert(row) }
+        for read in batch.reads { try record(read) }
+        for stream in changes.grownStreams.keys.sorted() {
+            changes.prunedCount += try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
+            changes.grownStreams[stream] = try StreamRetention.latestSequence(stream, in: db)
+        }
+        for offset in batch.offsets { try save(offset) }
+        return changes
+    }
+
+    private mutating func insert(_ row: PreparedBatch.Row) throws {
+        let notification = row.notification
+        let stream = StreamID(recipient: notification.recipient, container: notification.containerIdentifier)
+        // A sequence at or below the mark was stored once and removed by retention: its ID
+        // is gone, so only the mark tells that this is a replay.
+        guard notification.sequence > (try mark(of: stream)) else {
+            changes.duplicateCount += 1
+            return
+        }
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO notification (notificationID, recipient, container, sequence, createdAt, json)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                notification.notificationID, stream.recipient, stream.container,
+                notification.sequence, notification.createdAt, row.json,
+            ])
+        if db.changesCount > 0 {
+            changes.insertedCount += 1
+            changes.grownStreams[stream] = max(changes.grownStreams[stream] ?? notification.sequence, notification.sequence)
+        } else if try isStored(notification.notificationID) {
+            changes.duplicateCount += 1
+        } else {
+            changes.sequenceConflicts.append(notification)
+        }
+    }
+
+    private func isStored(_ notificationID: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM notification WHERE notificationID = ?)"),
+            arguments: [notificationID]) ?? false
+    }
+
+    /// The stream's pruned-through mark, creating its row on first sight.
+    private mutating func mark(of stream: StreamID) throws -> Int64 {
+        if let mark = marks[stream] { return mark }
+        try db.cachedStatement(sql: """
+            INSERT INTO stream (recipient, container) VALUES (?, ?) ON CONFLICT (recipient, container) DO NOTHING
+            """).execute(arguments: [stream.recipient, stream.container])
+        let mark = try StreamRetention.prunedThrough(stream, in: db)
+        marks[stream] = mark
+        return mark
+    }
+
+    private mutating func record(_ read: NotificationRead) throws {
+        let stream = StreamID(recipient: read.recipient, container: read.containerIdentifier)
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO notificationRead (recipient, container, notificationID, readAt) VALUES (?, ?, ?, ?)
+            ON CONFLICT (recipient, container, notificationID) DO NOTHING
+            """)
+        for notificationID in read.notificationIDs {
+            try statement.execute(arguments: [stream.recipient, stream.container, notificationID, read.readAt])
+            if db.changesCount > 0 {
+                changes.readCount += 1
+                changes.readStreams.insert(stream)
+            }
+        }
+    }
+
+    private func save(_ offset: ConsumedOffset) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO consumedOffset (topic, "partition", nextOffset) VALUES (?, ?, ?)
+            ON CONFLICT (topic, "partition") DO UPDATE SET nextOffset = excluded.nextOffset
+            WHERE excluded.nextOffset > consumedOffset.nextOffset
+            """).execute(arguments: [offset.topic, offset.partition, offset.nextOffset])
+    }
+}

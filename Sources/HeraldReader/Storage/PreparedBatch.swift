@@ -1,0 +1,53 @@
+import Foundation
+import HeraldModel
+
+/// A `StoreBatch` checked and encoded outside the write transaction, so the write lock is
+/// held only for SQL.
+struct PreparedBatch: Sendable {
+    struct Row: Sendable {
+        var notification: HeraldNotification
+        var json: Data
+    }
+
+    var rows: [Row]
+    var reads: [NotificationRead]
+    /// One per partition, the highest given.
+    var offsets: [ConsumedOffset]
+
+    /// - Throws: `ReaderError` (`BAD_REQUEST`) for a negative offset or an empty
+    ///   recipient or container; (`INTERNAL_ERROR`) for a notification JSON cannot hold.
+    init(_ batch: StoreBatch) throws(ReaderError) {
+        let codec = WireCodec()
+        rows = []
+        rows.reserveCapacity(batch.notifications.count)
+        for notification in batch.notifications {
+            guard !notification.recipient.isEmpty, !notification.containerIdentifier.isEmpty else {
+                throw ReaderError(
+                    .badRequest, "notification \(notification.notificationID) has no recipient or container",
+                    operation: "apply")
+            }
+            do {
+                rows.append(Row(notification: notification, json: try codec.encode(notification)))
+            } catch {
+                throw ReaderError(
+                    .internalError, "cannot encode notification \(notification.notificationID): \(error)",
+                    operation: "apply")
+            }
+        }
+        reads = batch.reads
+        var highest: [TopicPartitionKey: Int64] = [:]
+        for offset in batch.offsets {
+            guard offset.nextOffset >= 0 else {
+                throw ReaderError(.badRequest, "offset \(offset) is negative", operation: "apply")
+            }
+            let key = TopicPartitionKey(topic: offset.topic, partition: offset.partition)
+            highest[key] = max(highest[key] ?? offset.nextOffset, offset.nextOffset)
+        }
+        offsets = highest.map { ConsumedOffset(topic: $0.key.topic, partition: $0.key.partition, nextOffset: $0.value) }
+    }
+
+    private struct TopicPartitionKey: Hashable {
+        var topic: String
+        var partition: Int32
+    }
+}

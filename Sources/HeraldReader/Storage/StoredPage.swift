@@ -1,0 +1,76 @@
+import Foundation
+import HeraldModel
+
+/// A page as read from the database, turned into a `NotificationPage` or an
+/// `EncodedNotificationPage` after the read connection is released.
+struct StoredPage: Sendable {
+    struct Entry: Sendable {
+        var notificationID: String
+        var sequence: Int64
+        var createdAt: Int64
+        var isRead: Bool
+        /// The notification as stored (`WireCodec` JSON), read or not.
+        var json: Data
+    }
+
+    var stream: StreamID
+    var entries: [Entry]
+    /// The sequence the returned token stands for.
+    var position: Int64
+    var moreComing: Bool
+
+    func token(_ signer: ChangeTokenSigner) -> ChangeToken {
+        signer.token(recipient: stream.recipient, container: stream.container, sequence: position)
+    }
+
+    /// What a fetch returns for a read notification: only its ID and the keys the model requires.
+    func readNotification(_ entry: Entry) -> HeraldNotification {
+        HeraldNotification(
+            notificationID: entry.notificationID, notificationType: .readNotification,
+            containerIdentifier: stream.container, recipient: stream.recipient, sequence: entry.sequence,
+            createdAt: entry.createdAt)
+    }
+
+    /// Decodes every notification.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`) when a stored row does not decode.
+    func page(signer: ChangeTokenSigner) throws(ReaderError) -> NotificationPage {
+        let codec = WireCodec()
+        var notifications: [HeraldNotification] = []
+        notifications.reserveCapacity(entries.count)
+        for entry in entries {
+            if entry.isRead {
+                notifications.append(readNotification(entry))
+                continue
+            }
+            do {
+                notifications.append(try codec.decode(HeraldNotification.self, from: entry.json))
+            } catch {
+                throw ReaderError(
+                    .internalError, "stored notification \(entry.notificationID) does not decode: \(error)",
+                    operation: "fetch")
+            }
+        }
+        return NotificationPage(notifications: notifications, serverChangeToken: token(signer), moreComing: moreComing)
+    }
+
+    /// Keeps the stored JSON; encodes only the (small) read notifications.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`) if a read notification cannot be encoded.
+    func encodedPage(signer: ChangeTokenSigner) throws(ReaderError) -> EncodedNotificationPage {
+        let codec = WireCodec()
+        var notifications: [EncodedNotificationPage.Entry] = []
+        notifications.reserveCapacity(entries.count)
+        for entry in entries {
+            var json = entry.json
+            if entry.isRead {
+                do {
+                    json = try codec.encode(readNotification(entry))
+                } catch {
+                    throw ReaderError(.internalError, "cannot encode a read notification: \(error)", operation: "fetch")
+                }
+            }
+            notifications.append(EncodedNotificationPage.Entry(
+                notificationID: entry.notificationID, sequence: entry.sequence, isRead: entry.isRead, json: json))
+        }
+        return EncodedNotificationPage(notifications: notifications, serverChangeToken: token(signer), moreComing: moreComing)
+    }
+}

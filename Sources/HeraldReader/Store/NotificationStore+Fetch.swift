@@ -1,0 +1,74 @@
+import GRDB
+
+extension NotificationStore {
+    /// The notifications of `recipient` in `container` after `token`
+    /// (CKFetchNotificationChangesOperation), on one consistent snapshot.
+    ///
+    /// - No token: from the oldest retained notification. A token: strictly after the
+    ///   position it stands for.
+    /// - `limit` (`resultsLimit`): `nil` means 200 (`defaultResultsLimit`); more than 400
+    ///   (`maximumResultsLimit`) is clamped; `moreComing` tells that it cut the page short.
+    /// - Read notifications come back as `readNotification` with only their ID (plus the
+    ///   container, recipient, sequence and creation time), or are skipped when
+    ///   `includeRead` is false — the returned token still moves past them.
+    /// - The returned token, when nothing is new, is the position asked from (without a
+    ///   token: the current start of the stream).
+    /// - Throws: `ReaderError` — `BAD_REQUEST` ("invalid change token …") for a token that
+    ///   is malformed, altered or issued for another user or container, or a limit ≤ 0;
+    ///   `CHANGE_TOKEN_EXPIRED` when retention removed notifications after the token;
+    ///   `INTERNAL_ERROR` when the database fails.
+    public func fetch(
+        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
+    ) async throws(ReaderError) -> NotificationPage {
+        let query = try PageQuery(
+            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
+            signer: tokenSigner)
+        return try await reading("fetch") { db in try query.run(in: db) }.page(signer: tokenSigner)
+    }
+
+    /// Synchronous `fetch(recipient:container:after:limit:includeRead:)`: blocks the calling thread.
+    public func fetch(
+        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
+    ) throws(ReaderError) -> NotificationPage {
+        let query = try PageQuery(
+            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
+            signer: tokenSigner)
+        return try reading("fetch") { db in try query.run(in: db) }.page(signer: tokenSigner)
+    }
+
+    /// `fetch(recipient:container:after:limit:includeRead:)` without decoding: each
+    /// notification as its stored JSON, ready to write to an HTTP body or an event stream.
+    /// Same semantics, limits and errors.
+    public func fetchEncoded(
+        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
+    ) async throws(ReaderError) -> EncodedNotificationPage {
+        let query = try PageQuery(
+            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
+            signer: tokenSigner)
+        return try await reading("fetch") { db in try query.run(in: db) }.encodedPage(signer: tokenSigner)
+    }
+
+    /// Synchronous `fetchEncoded(recipient:container:after:limit:includeRead:)`: blocks the calling thread.
+    public func fetchEncoded(
+        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
+    ) throws(ReaderError) -> EncodedNotificationPage {
+        let query = try PageQuery(
+            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
+            signer: tokenSigner)
+        return try reading("fetch") { db in try query.run(in: db) }.encodedPage(signer: tokenSigner)
+    }
+
+    /// The highest sequence the stream has had (retained or already removed), or `nil`
+    /// when it has had none: compare with a listener's position to know whether to fetch.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
+    public func latestSequence(recipient: String, container: String) async throws(ReaderError) -> Int64? {
+        let stream = StreamID(recipient: recipient, container: container)
+        return try await reading("latest sequence") { db in try StreamRetention.latestSequence(stream, in: db) }
+    }
+
+    /// Synchronous `latestSequence(recipient:container:)`: blocks the calling thread.
+    public func latestSequence(recipient: String, container: String) throws(ReaderError) -> Int64? {
+        let stream = StreamID(recipient: recipient, container: container)
+        return try reading("latest sequence") { db in try StreamRetention.latestSequence(stream, in: db) }
+    }
+}

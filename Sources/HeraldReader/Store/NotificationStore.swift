@@ -1,0 +1,123 @@
+import GRDB
+
+/// The reader's materialized view of topics `notifications` and `notification-reads`:
+/// per-user notification streams in SQLite (GRDB, WAL), with the consumed Kafka offsets
+/// saved in the same transaction as the rows, retention per stream, and fetches with
+/// signed change tokens (DESIGN §1, §2, §7).
+///
+/// Threading: a `NotificationStore` is `Sendable`; share one instance between the consumer
+/// and the HTTP handlers. Writes are serialized; reads run concurrently with writes and
+/// with each other, each on a consistent snapshot (WAL). Every operation comes in two
+/// forms: `async` (awaits a GRDB connection without blocking the cooperative pool — use it
+/// from services and request handlers) and synchronous (blocks the calling thread — for
+/// tools and tests).
+public final class NotificationStore: Sendable {
+    /// The `resultsLimit` used when a fetch gives none.
+    public static let defaultResultsLimit = 200
+    /// The largest page a fetch returns; a larger `resultsLimit` is clamped to it.
+    public static let maximumResultsLimit = 400
+
+    /// Issues and checks the change tokens of this store's fetches; also what the HTTP
+    /// layer uses for server-sent event IDs.
+    public let tokenSigner: ChangeTokenSigner
+    /// How much of each stream is kept.
+    public let retention: RetentionPolicy
+    let database: any DatabaseWriter
+
+    /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and
+    /// migrates its schema. The directory must exist. `synchronous=NORMAL`: a power loss
+    /// may lose the last transactions, but rows and offsets are lost together, so the
+    /// consumer replays exactly what is missing.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR` when SQLite cannot open or migrate the
+    ///   file, `INVALID_CONFIGURATION` for a bad retention policy).
+    public convenience init(path: String, tokenSigner: ChangeTokenSigner, retention: RetentionPolicy = RetentionPolicy()) throws(ReaderError) {
+        try retention.validate()
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: Self.configuration())
+        } catch {
+            throw ReaderError(.internalError, "cannot open \(path): \(error)", operation: "open")
+        }
+        try self.init(database: pool, tokenSigner: tokenSigner, retention: retention)
+    }
+
+    /// A store in memory, gone when released: for tests and tools. Reads are serialized
+    /// with writes (no WAL in memory); otherwise it behaves like a file store.
+    /// - Throws: `ReaderError` as `init(path:tokenSigner:retention:)`.
+    public static func inMemory(tokenSigner: ChangeTokenSigner, retention: RetentionPolicy = RetentionPolicy()) throws(ReaderError) -> NotificationStore {
+        try retention.validate()
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: configuration())
+        } catch {
+            throw ReaderError(.internalError, "cannot open an in-memory database: \(error)", operation: "open")
+        }
+        return try NotificationStore(database: queue, tokenSigner: tokenSigner, retention: retention)
+    }
+
+    private init(database: any DatabaseWriter, tokenSigner: ChangeTokenSigner, retention: RetentionPolicy) throws(ReaderError) {
+        do {
+            try StoreSchema.migrator.migrate(database)
+        } catch {
+            throw ReaderError(.internalError, "cannot migrate the schema: \(error)", operation: "open")
+        }
+        self.database = database
+        self.tokenSigner = tokenSigner
+        self.retention = retention
+    }
+
+    /// Closes the database; later calls fail with `INTERNAL_ERROR`. Optional: releasing
+    /// the store closes it too.
+    /// - Throws: `ReaderError` when a connection is still in use.
+    public func close() throws(ReaderError) {
+        do {
+            try database.close()
+        } catch {
+            throw ReaderError.wrapping(error, operation: "close")
+        }
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.label = "herald.reader"
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    // MARK: Transactions with errors mapped to ReaderError
+
+    func writing<T>(_ operation: String, _ updates: (Database) throws -> T) throws(ReaderError) -> T {
+        do {
+            return try database.write(updates)
+        } catch {
+            throw ReaderError.wrapping(error, operation: operation)
+        }
+    }
+
+    func writing<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws(ReaderError) -> T {
+        do {
+            return try await database.write(updates)
+        } catch {
+            throw ReaderError.wrapping(error, operation: operation)
+        }
+    }
+
+    func reading<T>(_ operation: String, _ value: (Database) throws -> T) throws(ReaderError) -> T {
+        do {
+            return try database.read(value)
+        } catch {
+            throw ReaderError.wrapping(error, operation: operation)
+        }
+    }
+
+    func reading<T: Sendable>(_ operation: String, _ value: @Sendable (Database) throws -> T) async throws(ReaderError) -> T {
+        do {
+            return try await database.read(value)
+        } catch {
+            throw ReaderError.wrapping(error, operation: operation)
+        }
+    }
+}

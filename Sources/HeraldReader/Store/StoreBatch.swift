@@ -1,0 +1,24 @@
+import HeraldModel
+
+/// What one consumer poll brings to the store, applied in one write transaction: the
+/// notifications and reads decoded from the messages, and the offsets just past them.
+public struct StoreBatch: Sendable, Hashable {
+    /// Notifications from topic `notifications`; a notification ID already stored (or a
+    /// sequence already removed by retention) is a replay and is skipped.
+    public var notifications: [HeraldNotification]
+    /// Reads from topic `notification-reads`; they may name notifications not yet stored.
+    public var reads: [NotificationRead]
+    /// The next offset of each partition the messages came from. An offset lower than
+    /// the saved one is ignored; when a partition appears twice the highest wins.
+    public var offsets: [ConsumedOffset]
+
+    /// Creates a batch.
+    public init(notifications: [HeraldNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = []) {
+        self.notifications = notifications
+        self.reads = reads
+        self.offsets = offsets
+    }
+
+    /// Whether the batch holds nothing at all.
+    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty }
+}

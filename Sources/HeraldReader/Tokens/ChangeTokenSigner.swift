@@ -1,0 +1,103 @@
+import Crypto
+
+/// Issues and verifies `ChangeToken`s with HMAC-SHA256.
+///
+/// Layout (version 1): base64url of 33 bytes — version `0x01`, the stream position as a
+/// big-endian Int64 (-1 = before the first notification), and the first 24 bytes of
+/// HMAC-SHA256(key, "herald.change-token" ‖ version ‖ recipient ‖ container ‖ position),
+/// where recipient and container are UTF-8 with a 4-byte big-endian length prefix. A
+/// token issued for another user or container, or altered in any byte, fails
+/// verification. A value type with no shared state: use it from any thread.
+public struct ChangeTokenSigner: Sendable {
+    /// The shortest key accepted, in bytes.
+    public static let minimumKeyLength = 32
+
+    static let version: UInt8 = 1
+    static let macLength = 24
+    static let tokenLength = 1 + 8 + macLength
+    private static let domain = Array("herald.change-token".utf8)
+
+    private let key: SymmetricKey
+
+    /// A signer using `key`.
+    /// - Throws: `ReaderError` (`INVALID_CONFIGURATION`) when the key is shorter than 32 bytes.
+    public init(key: SymmetricKey) throws(ReaderError) {
+        let length = key.bitCount / 8
+        guard length >= Self.minimumKeyLength else {
+            throw ReaderError(
+                .invalidConfiguration,
+                "the change token key must be at least \(Self.minimumKeyLength) bytes, got \(length)",
+                operation: "configure change tokens")
+        }
+        self.key = key
+    }
+
+    /// A signer using the raw bytes of `key`.
+    /// - Throws: `ReaderError` (`INVALID_CONFIGURATION`) when there are fewer than 32 bytes.
+    public init(key: some Sequence<UInt8>) throws(ReaderError) {
+        try self.init(key: SymmetricKey(data: Array(key)))
+    }
+
+    /// The token for the position just after `sequence` in the stream of `recipient` in
+    /// `container`: a fetch with it returns notifications with a greater sequence.
+    /// - Parameter sequence: a notification's sequence, or -1 for the very start.
+    public func token(recipient: String, container: String, sequence: Int64) -> ChangeToken {
+        precondition(sequence >= -1, "a stream position is -1 or a notification sequence")
+        var bytes: [UInt8] = [Self.version]
+        bytes.append(contentsOf: Self.bigEndian(sequence))
+        bytes.append(contentsOf: mac(version: Self.version, recipient: recipient, container: container, sequence: sequence))
+        return ChangeToken(rawValue: Base64URL.encode(bytes))
+    }
+
+    /// The stream position `token` stands for, after checking that it was issued by this
+    /// key for `recipient` and `container` and not altered.
+    /// - Returns: the sequence of the last notification the token covers (-1 = none).
+    /// - Throws: `ReaderError` (`BAD_REQUEST`, reason "invalid change token: …").
+    public func sequence(of token: ChangeToken, recipient: String, container: String) throws(ReaderError) -> Int64 {
+        // The length check first, so a huge string costs nothing to refuse.
+        guard token.rawValue.utf8.count == (Self.tokenLength * 4 + 2) / 3,
+            let bytes = Base64URL.decode(token.rawValue), bytes.count == Self.tokenLength
+        else {
+            throw Self.invalid("it is not a change token issued by this server")
+        }
+        guard bytes[0] == Self.version else {
+            throw Self.invalid("unsupported version \(bytes[0])")
+        }
+        let sequence = bytes[1..<9].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        let expected = mac(version: bytes[0], recipient: recipient, container: container, sequence: sequence)
+        guard Self.constantTimeEqual(expected, bytes[9...]) else {
+            throw Self.invalid("it was not issued for this user and container, or it was altered")
+        }
+        guard sequence >= -1 else { throw Self.invalid("the position is out of range") }
+        return sequence
+    }
+
+    private func mac(version: UInt8, recipient: String, container: String, sequence: Int64) -> [UInt8] {
+        var hmac = HMAC<SHA256>(key: key)
+        hmac.update(data: Self.domain)
+        hmac.update(data: [version])
+        for field in [recipient, container] {
+            let utf8 = Array(field.utf8)
+            hmac.update(data: Self.bigEndian(UInt32(truncatingIfNeeded: utf8.count)))
+            hmac.update(data: utf8)
+        }
+        hmac.update(data: Self.bigEndian(sequence))
+        return Array(Array(hmac.finalize()).prefix(Self.macLength))
+    }
+
+    private static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    }
+
+    /// Compares without an early exit, so timing reveals nothing about where a MAC differs.
+    private static func constantTimeEqual(_ lhs: [UInt8], _ rhs: ArraySlice<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(lhs, rhs) { difference |= a ^ b }
+        return difference == 0
+    }
+
+    private static func invalid(_ detail: String) -> ReaderError {
+        ReaderError(.badRequest, "invalid change token: \(detail)", operation: "verify change token")
+    }
+}
