@@ -88,7 +88,11 @@ let package = Package(
         .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel"]),
         .testTarget(
             name: "HeraldPipelineTests",
-            dependencies: ["HeraldPipeline", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ]
 )

@@ -30,6 +30,10 @@ public struct Delivery: Sendable {
         _ match: Match, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Outcome {
         if state.hasApplied(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
+        if state.recentNotificationIDs.contains(match.notificationID) {
+            state.markApplied(position)
+            return .skipped("notification \(match.notificationID) was already sent (the same change delivered twice)")
+        }
         let subscription = match.subscription
         if subscription.firesOnce, state.firedOnce.contains(subscription.partitionKey) {
             state.markApplied(position)
@@ -46,6 +50,7 @@ public struct Delivery: Sendable {
             state.firedOnce.append(subscription.partitionKey)
             state.firedOnce.sort()
         }
+        state.remember(match.notificationID)
         state.markApplied(position)
         return .notification(composed)
     }

@@ -15,6 +15,12 @@ public struct UserStreamState: Sendable, Hashable, Codable {
     public var firedOnce: [String]
     /// The last offset applied from each input, by `topic#partition`.
     public var appliedOffsets: [String: Int64]
+    /// IDs of the latest notifications, oldest first (at most `recentLimit`): the same
+    /// change delivered twice upstream yields the same ID and is not sent again.
+    public var recentNotificationIDs: [String]
+
+    /// How many notification IDs `recentNotificationIDs` keeps.
+    public static let recentLimit = 512
 
     public init(recipient: String) {
         self.recipient = recipient
@@ -22,6 +28,15 @@ public struct UserStreamState: Sendable, Hashable, Codable {
         self.badges = [:]
         self.firedOnce = []
         self.appliedOffsets = [:]
+        self.recentNotificationIDs = []
+    }
+
+    /// Remembers a notification ID, forgetting the oldest beyond `recentLimit`.
+    public mutating func remember(_ notificationID: String) {
+        recentNotificationIDs.append(notificationID)
+        if recentNotificationIDs.count > Self.recentLimit {
+            recentNotificationIDs.removeFirst(recentNotificationIDs.count - Self.recentLimit)
+        }
     }
 
     /// The Kafka key: the recipient.
@@ -38,7 +53,7 @@ public struct UserStreamState: Sendable, Hashable, Codable {
         appliedOffsets[position.source] = max(position.offset, appliedOffsets[position.source] ?? -1)
     }
 
-    private enum CodingKeys: String, CodingKey { case recipient, nextSequence, badges, firedOnce, appliedOffsets }
+    private enum CodingKeys: String, CodingKey { case recipient, nextSequence, badges, firedOnce, appliedOffsets, recentNotificationIDs }
 
     /// Decodes and validates: a non-empty recipient, a positive next sequence, badges and
     /// offsets not negative.
@@ -55,6 +70,7 @@ public struct UserStreamState: Sendable, Hashable, Codable {
         }
         firedOnce = try c.decodeIfPresent([String].self, forKey: .firedOnce) ?? []
         appliedOffsets = try c.decodeIfPresent([String: Int64].self, forKey: .appliedOffsets) ?? [:]
+        recentNotificationIDs = try c.decodeIfPresent([String].self, forKey: .recentNotificationIDs) ?? []
     }
 }
 

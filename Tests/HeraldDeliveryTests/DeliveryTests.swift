@@ -66,6 +66,18 @@ struct DeliveryTests {
         #expect(other.sequence == 2)
     }
 
+    @Test("the same change delivered twice upstream (same notification ID) is sent once")
+    func upstreamDuplicates() throws {
+        let delivery = Delivery()
+        var state = UserStreamState(recipient: "_u1")
+        _ = try notification(try delivery.deliver(Self.match("c1"), at: Self.position(1), state: &state, profile: nil, now: 1))
+        guard case .skipped = try delivery.deliver(Self.match("c1"), at: Self.position(2), state: &state, profile: nil, now: 2) else {
+            Issue.record("a duplicate change must be skipped")
+            return
+        }
+        #expect(state.nextSequence == 2 && state.badges[Self.container] == 1)
+    }
+
     @Test("a fires-once subscription fires once per user even if matched twice")
     func firesOnce() throws {
         let delivery = Delivery()

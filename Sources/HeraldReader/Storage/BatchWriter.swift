@@ -21,6 +21,12 @@ struct BatchWriter {
             changes.prunedCount += try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
             changes.grownStreams[stream] = try StreamRetention.latestSequence(stream, in: db)
         }
+        for badge in batch.badges {
+            try db.cachedStatement(sql: """
+                INSERT INTO badge (recipient, container, badge) VALUES (?, ?, ?)
+                ON CONFLICT (recipient, container) DO UPDATE SET badge = excluded.badge
+                """).execute(arguments: [badge.recipient, badge.container, max(0, badge.badge)])
+        }
         for offset in batch.offsets { try save(offset) }
         return changes
     }

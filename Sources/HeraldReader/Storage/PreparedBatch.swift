@@ -11,6 +11,7 @@ struct PreparedBatch: Sendable {
 
     var rows: [Row]
     var reads: [NotificationRead]
+    var badges: [BadgeCount]
     /// One per partition, the highest given.
     var offsets: [ConsumedOffset]
 
@@ -35,6 +36,7 @@ struct PreparedBatch: Sendable {
             }
         }
         reads = batch.reads
+        badges = batch.badges
         var highest: [TopicPartitionKey: Int64] = [:]
         for offset in batch.offsets {
             guard offset.nextOffset >= 0 else {

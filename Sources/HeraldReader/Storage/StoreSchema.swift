@@ -12,7 +12,9 @@ import GRDB
 /// - `stream`: per (recipient, container), `prunedThrough`, the highest sequence retention
 ///   has removed (-1 = none); every retained row has a greater sequence.
 /// - `consumedOffset`: (topic, partition) → the next offset to consume.
+/// - `badge` (v2): per (recipient, container), the badge count the compose stage holds.
 enum StoreSchema {
+    static let badge = "badge"
     static let notification = "notification"
     static let read = "notificationRead"
     static let stream = "stream"
@@ -51,6 +53,14 @@ enum StoreSchema {
                 t.column("partition", .integer).notNull()
                 t.column("nextOffset", .integer).notNull()
                 t.primaryKey(["topic", "partition"])
+            }
+        }
+        migrator.registerMigration("v2: badges") { db in
+            try db.create(table: badge, options: .withoutRowID) { t in
+                t.column("recipient", .text).notNull()
+                t.column("container", .text).notNull()
+                t.column("badge", .integer).notNull()
+                t.primaryKey(["recipient", "container"])
             }
         }
         return migrator

@@ -71,4 +71,13 @@ extension NotificationStore {
         let stream = StreamID(recipient: recipient, container: container)
         return try reading("latest sequence") { db in try StreamRetention.latestSequence(stream, in: db) }
     }
+
+    /// The user's badge count in a container as the compose stage last recorded it (0 when none).
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
+    public func badge(recipient: String, container: String) async throws(ReaderError) -> Int {
+        try await reading("badge") { db in
+            try Int.fetchOne(db, sql: "SELECT badge FROM badge WHERE recipient = ? AND container = ?",
+                             arguments: [recipient, container]) ?? 0
+        }
+    }
 }

@@ -11,14 +11,33 @@ public struct StoreBatch: Sendable, Hashable {
     /// The next offset of each partition the messages came from. An offset lower than
     /// the saved one is ignored; when a partition appears twice the highest wins.
     public var offsets: [ConsumedOffset]
+    /// Badge counts from the compose stage's changelog, in order (the last one wins).
+    public var badges: [BadgeCount]
 
     /// Creates a batch.
-    public init(notifications: [HeraldNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = []) {
+    public init(
+        notifications: [HeraldNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = [],
+        badges: [BadgeCount] = []
+    ) {
         self.notifications = notifications
         self.reads = reads
         self.offsets = offsets
+        self.badges = badges
     }
 
     /// Whether the batch holds nothing at all.
-    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty }
+    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty }
+}
+
+/// A user's badge count in one container, as the compose stage last recorded it.
+public struct BadgeCount: Sendable, Hashable {
+    public var recipient: String
+    public var container: String
+    public var badge: Int
+
+    public init(recipient: String, container: String, badge: Int) {
+        self.recipient = recipient
+        self.container = container
+        self.badge = badge
+    }
 }

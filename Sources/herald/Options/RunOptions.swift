@@ -18,6 +18,21 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Directory for local state (the reader's store).")
     var dataDir = "var/herald"
 
+    @Option(help: ArgumentHelp(
+        "App localizations for server-side rendering: <lang>.lproj/Localizable.strings|.stringsdict and Localizable.xcstrings.",
+        valueName: "dir"))
+    var localizations: String?
+
+    @Option(help: ArgumentHelp(
+        "Key that signs change tokens (hex or base64, ≥ 32 bytes; same on every reader). Default: $HERALD_TOKEN_KEY, or a development key on the embedded broker.",
+        valueName: "key"))
+    var tokenKey: String?
+
+    @Option(help: ArgumentHelp(
+        "HS256 secret of the API's bearer tokens (≥ 32 bytes). Default: $HERALD_JWT_SECRET, or a development secret on the embedded broker.",
+        valueName: "secret"))
+    var jwtSecret: String?
+
     @Flag(help: "Run each consume→produce hop in a Kafka transaction (needs a real cluster).")
     var exactlyOnce = false
 

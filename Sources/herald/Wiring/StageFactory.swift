@@ -1,5 +1,9 @@
+import Foundation
+import HeraldDelivery
 import HeraldKafka
+import HeraldPayload
 import HeraldPipeline
+import HeraldReader
 import Logging
 import ServiceLifecycle
 
@@ -16,9 +20,71 @@ struct StageFactory {
         switch stage {
         case .match:
             return try makeMatch(sharedProducer: sharedProducer)
-        case .compose, .reader, .schedule, .assets:
+        case .compose:
+            return try makeCompose(sharedProducer: sharedProducer)
+        case .reader:
+            return try makeReader(sharedProducer: sharedProducer)
+        case .schedule, .assets:
             return nil
         }
+    }
+
+    /// A consumer outside any group (it assigns partitions itself), unique per instance.
+    private func ungroupedConsumer(_ name: String) throws -> KafkaConsumer {
+        try KafkaConsumer(
+            configuration: environment.consumerConfiguration(
+                groupID: "\(catalog.prefix)\(name)-\(options.instanceID)", clientID: "herald-\(name)-\(options.instanceID)"),
+            logger: logger)
+    }
+
+    /// The users directory, its follower, and the compose stage runner.
+    private func makeCompose(sharedProducer: KafkaProducer) throws -> [any Service] {
+        let users = UserDirectory()
+        let follower = CompactedTopicFollower(
+            name: "users", consumer: try ungroupedConsumer("compose-users"), producer: sharedProducer,
+            topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), gate: users.gate, readiness: readiness, logger: logger,
+            apply: { message throws(Rejection.Reason) in try users.apply(message) })
+        let environment = self.environment
+        let catalog = self.catalog
+        let options = self.options
+        let logger = self.logger
+        let changelog = ChangelogReader {
+            try KafkaConsumer(
+                configuration: environment.consumerConfiguration(
+                    groupID: "\(catalog.prefix)compose-restore-\(options.instanceID)",
+                    clientID: "herald-compose-restore-\(options.instanceID)"),
+                logger: logger)
+        }
+        let localizations = try options.localizations.map { try LocalizationDirectory.load($0) }
+        let processor = ComposeProcessor(
+            topics: .init(
+                matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
+                notifications: catalog.name(TopicCatalog.notifications),
+                composeState: catalog.name(TopicCatalog.composeState)),
+            delivery: Delivery(catalog: localizations), users: users, changelog: changelog)
+        let runner = StageRunner(
+            configuration: configuration(for: .compose), processor: processor, consumer: try consumer(for: .compose),
+            producer: try producer(for: .compose, shared: sharedProducer), readiness: readiness, logger: logger)
+        return [follower, runner]
+    }
+
+    /// The reader store and the service that fills it.
+    private func makeReader(sharedProducer: KafkaProducer) throws -> [any Service] {
+        let key = try Secrets.tokenKey(options.tokenKey, embedded: environment.embedded != nil)
+        if key.development { logger.warning("signing change tokens with the development key; set --token-key or $HERALD_TOKEN_KEY") }
+        let signer: ChangeTokenSigner
+        do { signer = try ChangeTokenSigner(keyString: key.value) } catch { throw CommandFailure.invalidInput("--token-key: \(error.reason)") }
+        try FileManager.default.createDirectory(atPath: options.dataDir, withIntermediateDirectories: true)
+        let store = try NotificationStore(path: "\(options.dataDir)/reader.sqlite", tokenSigner: signer)
+        let service = ReaderService(
+            store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
+            topics: .init(
+                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
+                composeState: catalog.name(TopicCatalog.composeState)),
+            partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness,
+            logger: logger, onChanges: { _ in })
+        return [service]
     }
 
     /// The subscription table loader and the match stage runner.

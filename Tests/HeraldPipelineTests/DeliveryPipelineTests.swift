@@ -1,0 +1,160 @@
+import Foundation
+import HeraldDelivery
+import HeraldKafka
+import HeraldModel
+import HeraldPipeline
+import HeraldReader
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// Match → compose → reader on the embedded broker, with a real SQLite store.
+@Suite("Delivery pipeline", .timeLimit(.minutes(3)))
+struct DeliveryPipelineTests {
+    private let container = "iCloud.com.example.notes"
+    private let signer = try! ChangeTokenSigner(keyString: String(repeating: "ab", count: 32))
+
+    private func subscription(_ id: String, predicate: String, badge: Bool) -> Data {
+        Data("""
+            {"subscriptionID": "\(id)", "subscriptionType": "query", "container": "\(container)", "database": "private",
+             "ownerRecordName": "_u1", "query": {"recordType": "Note", "predicate": "\(predicate)"},
+             "firesOn": ["create", "update"],
+             "notificationInfo": {"alertBody": "Note changed", "shouldBadge": \(badge), "desiredKeys": ["title"], "soundName": "default"}}
+            """.utf8)
+    }
+
+    private func change(_ id: String, priority: Int) -> Data {
+        Data("""
+            {"changeID": "\(id)", "container": "\(container)", "database": "private",
+             "zoneID": {"zoneName": "Notes", "ownerRecordName": "_u1"}, "recordType": "Note", "recordName": "n-\(id)",
+             "kind": "create", "fields": {"priority": {"value": \(priority), "type": "INT64"}, "title": {"value": "T\(id)", "type": "STRING"}},
+             "originDevice": "d-1", "timestamp": 1795300000000}
+            """.utf8)
+    }
+
+    /// The services of the three stages, over one store.
+    private func services(_ fixture: PipelineFixture, store: NotificationStore, producer: KafkaProducer, generation: Int) throws -> [any Service] {
+        let catalog = fixture.catalog
+        let table = SubscriptionTable()
+        let loader = SubscriptionTableLoader(
+            table: table, consumer: try fixture.consumer(group: "table-\(generation)"), producer: producer,
+            topic: catalog.name(TopicCatalog.subscriptions), partitions: catalog.partitions,
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil, logger: fixture.logger)
+        let match = StageRunner(
+            configuration: StageConfiguration(name: "match", inputTopics: [catalog.name(TopicCatalog.recordChanges)], deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
+            processor: MatchProcessor(table: table, matchesTopic: catalog.name(TopicCatalog.matches), subscriptionsTopic: catalog.name(TopicCatalog.subscriptions)),
+            consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger)
+        let users = UserDirectory()
+        let follower = CompactedTopicFollower(
+            name: "users", consumer: try fixture.consumer(group: "users-\(generation)"), producer: producer,
+            topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), gate: users.gate, readiness: nil, logger: fixture.logger,
+            apply: { message throws(Rejection.Reason) in try users.apply(message) })
+        let compose = StageRunner(
+            configuration: StageConfiguration(
+                name: "compose", inputTopics: [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)],
+                deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
+            processor: ComposeProcessor(
+                topics: .init(
+                    matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
+                    notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState)),
+                delivery: Delivery(), users: users,
+                changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
+                now: { 1_795_300_000_500 }),
+            consumer: try fixture.consumer(group: "compose"), producer: producer, logger: fixture.logger)
+        let reader = ReaderService(
+            store: store, consumer: try fixture.consumer(group: "reader-\(generation)"), producer: producer,
+            topics: .init(
+                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
+                composeState: catalog.name(TopicCatalog.composeState)),
+            partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil,
+            logger: fixture.logger, onChanges: { _ in })
+        return [loader, match, follower, compose, reader]
+    }
+
+    /// Waits until the user's stream holds `count` notifications.
+    private func waitForStream(_ store: NotificationStore, count: Int, timeout: Duration = .seconds(60)) async throws -> [HeraldNotification] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let page = try await store.fetch(recipient: "_u1", container: container, after: nil, limit: 400)
+            if page.notifications.count >= count || ContinuousClock.now > deadline { return page.notifications }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func run<T: Sendable>(_ services: [any Service], _ logger: Logger, _ body: @Sendable () async throws -> T) async throws -> T {
+        let group = ServiceGroup(services: services, logger: logger)
+        return try await withThrowingTaskGroup(of: T?.self) { tasks in
+            tasks.addTask { try await group.run(); return nil }
+            let result = try await body()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return result
+        }
+    }
+
+    @Test("changes become notifications in order with badges; paging, duplicates upstream and a reader restart lose and double nothing")
+    func endToEnd() async throws {
+        let fixture = try await PipelineFixture()
+        let catalog = fixture.catalog
+        let producer = try fixture.producer()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("reader.sqlite").path
+
+        _ = try await producer.send([
+            OutgoingMessage(topic: catalog.name(TopicCatalog.subscriptions), key: "\(container)/private/high",
+                            value: subscription("high", predicate: "priority >= 3", badge: true)),
+            OutgoingMessage(topic: catalog.name(TopicCatalog.users), key: "_u1",
+                            value: Data(#"{"userRecordName": "_u1", "locale": "fr-FR"}"#.utf8)),
+        ])
+        let changes = (1...7).map { OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c\($0)", priority: $0)) }
+        _ = try await producer.send(changes)
+
+        let store = try NotificationStore(path: path, tokenSigner: signer)
+        let first = try await run(try services(fixture, store: store, producer: producer, generation: 1), fixture.logger) {
+            let notifications = try await waitForStream(store, count: 5)
+            // The same changes again (an upstream replay): same IDs, no new notification, badge unchanged.
+            _ = try await producer.send(changes)
+            try await Task.sleep(for: .seconds(3))
+            return notifications
+        }
+        #expect(first.map(\.sequence) == [1, 2, 3, 4, 5])
+        #expect(first.map(\.badge) == [1, 2, 3, 4, 5])
+        #expect(first.map { $0.recordID?.recordName } == ["n-c3", "n-c4", "n-c5", "n-c6", "n-c7"])
+        #expect(first.allSatisfy { $0.queryNotificationReason == .recordCreated && $0.excludedDevice == "d-1" })
+        #expect(first.first?.rendered?.locale == "fr-FR")
+        #expect(first.first?.apns?.payload.objectValue?["ck"]?.objectValue?["qry"]?.objectValue?["af"] == .object(["title": .string("Tc3")]))
+        #expect(first.map(\.notificationID) == (3...7).map { Match.notificationID(changeID: "c\($0)", subscriptionID: "high") })
+
+        let afterReplay = try await store.fetch(recipient: "_u1", container: container, after: nil, limit: 400)
+        #expect(afterReplay.notifications.count == 5, "the replayed changes added nothing")
+        #expect(try await store.badge(recipient: "_u1", container: container) == 5)
+
+        // Paging with a results limit returns each notification exactly once, in order.
+        var seen: [Int64] = []
+        var token: ChangeToken?
+        var pages = 0
+        while true {
+            let page = try await store.fetch(recipient: "_u1", container: container, after: token, limit: 2)
+            seen += page.notifications.map(\.sequence)
+            token = page.serverChangeToken
+            pages += 1
+            if !page.moreComing { break }
+        }
+        #expect(seen == [1, 2, 3, 4, 5] && pages == 3)
+        try store.close()
+
+        // A restarted reader resumes from its saved offsets: nothing new, nothing doubled; new work continues.
+        let reopened = try NotificationStore(path: path, tokenSigner: signer)
+        let second = try await run(try services(fixture, store: reopened, producer: producer, generation: 2), fixture.logger) {
+            _ = try await producer.send([OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c8", priority: 8))])
+            return try await waitForStream(reopened, count: 6)
+        }
+        #expect(second.map(\.sequence) == [1, 2, 3, 4, 5, 6])
+        #expect(second.last?.badge == 6)
+        let stats = try await reopened.stats()
+        #expect(stats.notifications == 6)
+    }
+}
