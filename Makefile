@@ -8,7 +8,7 @@ APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
-.PHONY: all deps build test test-swift validate-deploy demo run broker bench bench-matcher clean
+.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi demo run broker bench bench-matcher clean
 
 all: build
 
@@ -29,11 +29,20 @@ deps:
 build: deps
 	$(SWIFT) build --product herald
 
-test: test-swift validate-deploy
+test: test-swift test-cli validate-deploy validate-openapi
 
 test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+## The command-line tools against golden outputs (exit codes, stdout).
+test-cli: deps
+	$(SWIFT) build --product herald
+	HERALD=$(HERALD_DEBUG) scripts/cli-tests.sh
+
+## docs/openapi.yaml against the OpenAPI specification.
+validate-openapi:
+	scripts/validate-openapi.sh
 
 ## Kubernetes manifests, docker-compose.yml and the Dockerfile against their schemas.
 validate-deploy:
@@ -52,9 +61,10 @@ bench: deps
 	$(SWIFT) build -c release --product herald
 	$(HERALD_REL) bench kafka
 	$(HERALD_REL) bench matcher
+	$(HERALD_REL) bench payload
 
 clean:
-	rm -rf .build .venv-deploy
+	rm -rf .build .venv-deploy .venv-openapi
 
 bench-matcher: deps
 	$(SWIFT) build -c release --product herald

@@ -154,7 +154,7 @@ public final class ReaderService: Service {
         do {
             switch message.topic {
             case topics.notifications:
-                batch.notifications.append(try codec.decode(HeraldNotification.self, from: value))
+                batch.encodedNotifications.append(try EncodedNotification(json: value))
             case topics.reads:
                 batch.reads.append(try codec.decode(NotificationRead.self, from: value))
             case topics.composeState:

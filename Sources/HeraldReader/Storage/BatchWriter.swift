@@ -32,11 +32,10 @@ struct BatchWriter {
     }
 
     private mutating func insert(_ row: PreparedBatch.Row) throws {
-        let notification = row.notification
-        let stream = StreamID(recipient: notification.recipient, container: notification.containerIdentifier)
+        let stream = StreamID(recipient: row.recipient, container: row.container)
         // A sequence at or below the mark was stored once and removed by retention: its ID
         // is gone, so only the mark tells that this is a replay.
-        guard notification.sequence > (try mark(of: stream)) else {
+        guard row.sequence > (try mark(of: stream)) else {
             changes.duplicateCount += 1
             return
         }
@@ -44,16 +43,18 @@ struct BatchWriter {
             INSERT OR IGNORE INTO notification (notificationID, recipient, container, sequence, createdAt, json)
             VALUES (?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
-                notification.notificationID, stream.recipient, stream.container,
-                notification.sequence, notification.createdAt, row.json,
+                row.notificationID, stream.recipient, stream.container, row.sequence, row.createdAt, row.json,
             ])
         if db.changesCount > 0 {
             changes.insertedCount += 1
-            changes.grownStreams[stream] = max(changes.grownStreams[stream] ?? notification.sequence, notification.sequence)
-        } else if try isStored(notification.notificationID) {
+            changes.grownStreams[stream] = max(changes.grownStreams[stream] ?? row.sequence, row.sequence)
+        } else if try isStored(row.notificationID) {
             changes.duplicateCount += 1
         } else {
-            changes.sequenceConflicts.append(notification)
+            // Rare: decode the whole notification only to report it.
+            if let notification = try? WireCodec().decode(HeraldNotification.self, from: row.json) {
+                changes.sequenceConflicts.append(notification)
+            }
         }
     }
 

@@ -5,7 +5,11 @@ import HeraldModel
 /// held only for SQL.
 struct PreparedBatch: Sendable {
     struct Row: Sendable {
-        var notification: HeraldNotification
+        var notificationID: String
+        var recipient: String
+        var container: String
+        var sequence: Int64
+        var createdAt: Int64
         var json: Data
     }
 
@@ -28,12 +32,20 @@ struct PreparedBatch: Sendable {
                     operation: "apply")
             }
             do {
-                rows.append(Row(notification: notification, json: try codec.encode(notification)))
+                rows.append(Row(
+                    notificationID: notification.notificationID, recipient: notification.recipient,
+                    container: notification.containerIdentifier, sequence: notification.sequence,
+                    createdAt: notification.createdAt, json: try codec.encode(notification)))
             } catch {
                 throw ReaderError(
                     .internalError, "cannot encode notification \(notification.notificationID): \(error)",
                     operation: "apply")
             }
+        }
+        for encoded in batch.encodedNotifications {
+            rows.append(Row(
+                notificationID: encoded.notificationID, recipient: encoded.recipient, container: encoded.containerIdentifier,
+                sequence: encoded.sequence, createdAt: encoded.createdAt, json: encoded.json))
         }
         reads = batch.reads
         badges = batch.badges

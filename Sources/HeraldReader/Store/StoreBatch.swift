@@ -13,6 +13,8 @@ public struct StoreBatch: Sendable, Hashable {
     public var offsets: [ConsumedOffset]
     /// Badge counts from the compose stage's changelog, in order (the last one wins).
     public var badges: [BadgeCount]
+    /// Notifications still in their topic JSON (stored as is), after `notifications`.
+    public var encodedNotifications: [EncodedNotification] = []
 
     /// Creates a batch.
     public init(
@@ -26,7 +28,7 @@ public struct StoreBatch: Sendable, Hashable {
     }
 
     /// Whether the batch holds nothing at all.
-    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty }
+    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty && encodedNotifications.isEmpty }
 }
 
 /// A user's badge count in one container, as the compose stage last recorded it.

@@ -15,6 +15,8 @@ struct HeraldRuntime {
     let services: [any Service]
     let stages: [HeraldStage]
     let logger: Logger
+    /// The subscription table and the reader store, when those stages run here.
+    let parts: RuntimeParts
     /// Runs `services`; `triggerGracefulShutdown()` stops it (SIGTERM and SIGINT do too).
     let group: ServiceGroup
 
@@ -32,9 +34,11 @@ struct HeraldRuntime {
             LogShipper(sink: sink, producer: producer, topic: catalog.name(TopicCatalog.logs), instance: options.instanceID),
         ]
         var running: [HeraldStage] = []
+        let parts = RuntimeParts()
         for stage in try options.selectedStages() {
             let factory = StageFactory(
-                environment: environment, catalog: catalog, options: options, readiness: readiness, logger: logger)
+                environment: environment, catalog: catalog, options: options, readiness: readiness, logger: logger,
+                parts: parts)
             if let stageServices = try factory.make(stage, sharedProducer: producer) {
                 services += stageServices
                 running.append(stage)
@@ -55,7 +59,7 @@ struct HeraldRuntime {
                 services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         return HeraldRuntime(
             environment: environment, catalog: catalog, producer: producer, readiness: readiness,
-            services: services, stages: running, logger: logger, group: group)
+            services: services, stages: running, logger: logger, parts: parts, group: group)
     }
 
     /// Runs until SIGTERM/SIGINT, then shuts every service down gracefully.

@@ -14,6 +14,7 @@ struct StageFactory {
     let options: RunOptions
     let readiness: Readiness
     let logger: Logger
+    let parts: RuntimeParts
 
     /// The stage's services, or `nil` when the stage is not built yet.
     func make(_ stage: HeraldStage, sharedProducer: KafkaProducer) throws -> [any Service]? {
@@ -77,6 +78,7 @@ struct StageFactory {
         do { signer = try ChangeTokenSigner(keyString: key.value) } catch { throw CommandFailure.invalidInput("--token-key: \(error.reason)") }
         try FileManager.default.createDirectory(atPath: options.dataDir, withIntermediateDirectories: true)
         let store = try NotificationStore(path: "\(options.dataDir)/reader.sqlite", tokenSigner: signer)
+        parts.store = store
         let service = ReaderService(
             store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
             topics: .init(
@@ -90,6 +92,7 @@ struct StageFactory {
     /// The subscription table loader and the match stage runner.
     private func makeMatch(sharedProducer: KafkaProducer) throws -> [any Service] {
         let table = SubscriptionTable()
+        parts.table = table
         let tableConsumer = try KafkaConsumer(
             configuration: environment.consumerConfiguration(
                 groupID: "\(catalog.prefix)match-table-\(options.instanceID)", clientID: "herald-match-table-\(options.instanceID)"),
