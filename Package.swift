@@ -40,6 +40,16 @@ let package = Package(
         .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
         .target(
+            name: "HeraldAPI",
+            dependencies: [
+                "HeraldModel",
+                "HeraldMatcher",
+                "HeraldReader",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .target(
             name: "HeraldReader",
             dependencies: [
                 "HeraldModel",
@@ -55,6 +65,7 @@ let package = Package(
                 "HeraldMatcher",
                 "HeraldDelivery",
                 "HeraldReader",
+                "HeraldAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -86,6 +97,13 @@ let package = Package(
         .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel"]),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel"]),
+        .testTarget(
+            name: "HeraldAPITests",
+            dependencies: [
+                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "HeraldPipelineTests",
             dependencies: [

@@ -13,5 +13,6 @@ struct Herald: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, DemoCommand.self, BrokerCommand.self, ChangesCommand.self, TopicsCommand.self,
             PredicateCommand.self, MatchCommand.self, StringsCommand.self, BenchCommand.self,
+            PayloadCommand.self, SubscriptionsCommand.self, FetchCommand.self, TokenCommand.self,
         ])
 }

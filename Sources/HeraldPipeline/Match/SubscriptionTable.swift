@@ -50,6 +50,11 @@ public final class SubscriptionTable: Sendable {
 
     public var count: Int { index.withLock { $0.count } }
 
+    /// Reads the index under the table's lock.
+    public func withIndex<T, E: Error>(_ body: (SubscriptionIndex) throws(E) -> T) throws(E) -> T {
+        try index.withLock { (index: inout SubscriptionIndex) throws(E) -> T in try body(index) }
+    }
+
     /// Marks the table caught up with the topic and releases every waiter.
     public func markReady() {
         index.withLock { $0.compact() }

@@ -7,7 +7,7 @@ import Logging
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks, each against a baseline measured in the same run.",
-        subcommands: [Kafka.self, Matcher.self])
+        subcommands: [Kafka.self, Matcher.self, Pipeline.self, Payload.self])
 
     struct Kafka: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -76,6 +76,21 @@ struct BenchCommand: AsyncParsableCommand {
                 }
                 let rows = try MatcherBenchmark(changes: changes, scanLimit: scanLimit).run(sizes: counts)
                 print(MatcherBenchmark.table(rows))
+            }
+        }
+    }
+
+    struct Payload: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Notifications composed per second (small, typical, oversized) versus only encoding them (same run).")
+
+        @Option(help: "Notifications per measurement. Default: calibrated to about 2 s per row.")
+        var count: Int?
+
+        func run() async throws {
+            try await reportingFailures {
+                if let count, count < 1 { throw CommandFailure.invalidInput("--count must be at least 1") }
+                print(PayloadBenchmark.table(try PayloadBenchmark(count: count).run()))
             }
         }
     }

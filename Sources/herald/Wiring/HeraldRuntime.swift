@@ -2,6 +2,7 @@ import Foundation
 import HeraldKafka
 import HeraldPipeline
 import Hummingbird
+import NIOCore
 import Logging
 import Prometheus
 import ServiceLifecycle
@@ -49,9 +50,15 @@ struct HeraldRuntime {
         }
         let router = Router()
         OperationsRoutes.add(to: router, readiness: readiness, registry: registry)
+        if let store = parts.store {
+            services += try await APIWiring.add(
+                to: router, store: store, parts: parts, producer: producer, environment: environment, catalog: catalog,
+                options: options, readiness: readiness, logger: logger)
+        }
         let application = Application(
             router: router,
             configuration: .init(address: .hostname(options.httpHost, port: options.httpPort), serverName: "herald"),
+            onServerRunning: { channel in parts.httpPort = channel.localAddress?.port },
             logger: logger)
         services.append(application)
         let group = ServiceGroup(

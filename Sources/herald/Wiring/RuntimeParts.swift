@@ -1,3 +1,4 @@
+import HeraldAPI
 import HeraldPipeline
 import HeraldReader
 import Synchronization
@@ -8,13 +9,22 @@ final class RuntimeParts: Sendable {
     private struct Parts {
         var table: SubscriptionTable?
         var store: NotificationStore?
+        var httpPort: Int?
     }
 
     private let parts = Mutex(Parts())
+    /// Wakes the API's event streams when the reader stored something.
+    let notifier = StreamNotifier()
 
     var table: SubscriptionTable? {
         get { parts.withLock { $0.table } }
         set { parts.withLock { $0.table = newValue } }
+    }
+
+    /// The port the HTTP server listens on, once it runs (useful with `--http-port 0`).
+    var httpPort: Int? {
+        get { parts.withLock { $0.httpPort } }
+        set { parts.withLock { $0.httpPort = newValue } }
     }
 
     var store: NotificationStore? {

@@ -85,7 +85,7 @@ struct StageFactory {
                 notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
                 composeState: catalog.name(TopicCatalog.composeState)),
             partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness,
-            logger: logger, onChanges: { _ in })
+            logger: logger, onChanges: { [notifier = parts.notifier] changes in notifier.streamsGrew(changes.grownStreams.keys) })
         return [service]
     }
 

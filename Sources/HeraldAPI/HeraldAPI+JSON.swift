@@ -1,0 +1,76 @@
+import Foundation
+import HeraldModel
+import Hummingbird
+
+extension HeraldAPI {
+    /// The JSON error answer for `error`.
+    static func errorResponse(_ error: APIError, requestID: String) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        switch error.code {
+        case .authenticationRequired:
+            headers[.wwwAuthenticate] = #"Bearer realm="herald""#
+        case .authenticationFailed:
+            headers[.wwwAuthenticate] = #"Bearer realm="herald", error="invalid_token""#
+        default:
+            break
+        }
+        return Response(
+            status: error.status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: ErrorBody(error, requestID: requestID).json)))
+    }
+
+    /// A JSON answer whose body is already encoded.
+    static func jsonResponse(_ status: HTTPResponse.Status = .ok, body: some Sequence<UInt8>) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// A JSON answer encoding `value` with sorted keys.
+    static func jsonResponse(_ status: HTTPResponse.Status = .ok, _ value: some Encodable) throws -> Response {
+        jsonResponse(status, body: try WireCodec().encode(value))
+    }
+
+    /// The request body, read up to `limits.maximumBodyBytes`: a larger declared
+    /// `Content-Length` is refused before reading, a larger streamed body as soon as it
+    /// passes the limit, so nothing unbounded is buffered.
+    /// - Throws: `APIError` (`REQUEST_TOO_LARGE`, or `BAD_REQUEST` when the body stream fails).
+    func readBody(_ request: Request) async throws(APIError) -> ByteBuffer {
+        let limit = limits.maximumBodyBytes
+        let tooLarge = APIError(.requestTooLarge, "the request body is larger than \(limit) bytes")
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw tooLarge
+        }
+        var collected = ByteBuffer()
+        do {
+            for try await var part in request.body {
+                guard part.readableBytes <= limit - collected.readableBytes else { throw tooLarge }
+                collected.writeBuffer(&part)
+            }
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.badRequest, "the request body could not be read")
+        }
+        return collected
+    }
+
+    /// Decodes the JSON request body as `type`; an empty body is `{}` when `emptyIsObject`.
+    /// - Throws: `APIError` — `BAD_REQUEST` naming the JSON path of the first bad value,
+    ///   `REQUEST_TOO_LARGE`.
+    func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, emptyIsObject: Bool = false) async throws(APIError) -> T {
+        var bytes = Data(try await readBody(request).readableBytesView)
+        if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            guard emptyIsObject else { throw APIError(.badRequest, "the request needs a JSON body") }
+            bytes = Data("{}".utf8)
+        }
+        do {
+            return try WireCodec().decode(type, from: bytes)
+        } catch {
+            throw APIError.badJSON(error)
+        }
+    }
+}
+
+/// `HTTPField.Name`, reached through the `HTTPFields` Hummingbird re-exports.
+typealias HeaderName = HTTPFields.Element.Name

@@ -1,0 +1,36 @@
+import Foundation
+import HeraldModel
+import HeraldReader
+import Hummingbird
+
+extension HeraldAPI {
+    /// `POST notifications/changes`: the store's page, its body written as the store
+    /// encoded it (no re-encoding).
+    func fetchChanges(_ request: Request, caller: Caller) async throws -> Response {
+        let body = try await decodeBody(FetchChangesRequest.self, from: request, emptyIsObject: true)
+        let page = try await store.fetchEncoded(
+            recipient: caller.user, container: caller.container, after: body.serverChangeToken,
+            limit: body.resultsLimit, includeRead: body.includeRead ?? true)
+        return Self.jsonResponse(body: page.jsonBody)
+    }
+
+    /// `POST notifications/read`: publishes one `NotificationRead` for the caller and answers
+    /// 202 with the IDs (duplicates removed, order kept). It takes effect when the reader
+    /// consumes it: a fetch right after may not show it yet.
+    func markRead(_ request: Request, caller: Caller) async throws -> Response {
+        let body = try await decodeBody(MarkReadRequest.self, from: request)
+        let limit = NotificationRead.maximumNotificationIDs
+        guard (1...limit).contains(body.notificationIDs.count) else {
+            throw APIError(.badRequest, "notificationIDs: must hold 1 to \(limit) IDs, got \(body.notificationIDs.count)")
+        }
+        if let empty = body.notificationIDs.firstIndex(where: \.isEmpty) {
+            throw APIError(.badRequest, "notificationIDs[\(empty)]: must not be empty")
+        }
+        var seen = Set<String>()
+        let ids = body.notificationIDs.filter { seen.insert($0).inserted }
+        let read = NotificationRead(
+            recipient: caller.user, containerIdentifier: caller.container, notificationIDs: ids, readAt: nowMilliseconds)
+        try await publishing("read marks") { try await publisher.publish(read: read) }
+        return try Self.jsonResponse(.accepted, MarkReadRequest(notificationIDs: ids))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HeraldModel
+import Hummingbird
+
+extension HeraldAPI {
+    /// `GET {database}/subscriptions`: the caller's subscriptions in the container and
+    /// database, sorted by ID.
+    func listSubscriptions<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
+        let database = try Self.database(context)
+        let owned = directory.subscriptions(container: caller.container, database: database, owner: caller.user)
+            .filter { $0.ownerRecordName == caller.user && $0.container == caller.container && $0.database == database }
+            .sorted { $0.subscriptionID < $1.subscriptionID }
+        return try Self.jsonResponse(.ok, SubscriptionList(subscriptions: owned))
+    }
+
+    /// `GET {database}/subscriptions/{id}`: 404 when absent or another user's.
+    func getSubscription<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
+        try Self.jsonResponse(.ok, ownedSubscription(context, caller: caller))
+    }
+
+    /// `DELETE {database}/subscriptions/{id}`: publishes the tombstone; 404 when absent or
+    /// another user's. Takes effect when the match stage consumes it.
+    func deleteSubscription<Context: RequestContext>(_ context: Context, caller: Caller) async throws -> Response {
+        let subscription = try ownedSubscription(context, caller: caller)
+        try await publishing("subscription deletion") {
+            try await publisher.deleteSubscription(key: subscription.partitionKey)
+        }
+        return try Self.jsonResponse(.ok, DeletedSubscription(subscriptionID: subscription.subscriptionID, deleted: true))
+    }
+
+    /// `PUT {database}/subscriptions/{id}`: completes the body from the path and the token,
+    /// validates it (`SubscriptionDirectory.validate`), publishes it, and answers 200 with
+    /// the subscription as stored.
+    ///
+    /// - `subscriptionID`, `container`, `database`, `ownerRecordName` may be omitted; when
+    ///   given they must equal the path's and the token's (`BAD_REQUEST`).
+    /// - Malformed JSON or a value of the wrong JSON type: `BAD_REQUEST`; well-typed but not a
+    ///   valid subscription (missing query, type not allowed in the database, unknown
+    ///   event…): `INVALID_SUBSCRIPTION`; the reason leads with the JSON path.
+    /// - An ID already used in this container and database by another user: `ACCESS_DENIED`.
+    func saveSubscription<Context: RequestContext>(_ request: Request, context: Context, caller: Caller) async throws -> Response {
+        let database = try Self.database(context)
+        let id = try Self.pathParameter("subscriptionID", context)
+        let body = try await decodeBody(JSONValue.self, from: request)
+        guard case .object(var members) = body else {
+            throw APIError(.badRequest, "the body must be a JSON object (a subscription), got \(body.kindDescription)")
+        }
+        let implied: [(key: String, value: String, source: String)] = [
+            ("subscriptionID", id, "the path"), ("container", caller.container, "the path"),
+            ("database", database.rawValue, "the path"), ("ownerRecordName", caller.user, "the bearer token"),
+        ]
+        for (key, value, source) in implied {
+            switch members[key] {
+            case nil, .null?:
+                members[key] = .string(value)
+            case .string(let given)? where given == value:
+                break
+            case let given?:
+                throw APIError(.badRequest, "\(key): \(given) does not match \(source) ('\(value)')")
+            }
+        }
+        let subscription = try Self.decodeSubscription(.object(members))
+        if let existing = directory.subscription(forKey: subscription.partitionKey), existing.ownerRecordName != caller.user {
+            throw APIError(.accessDenied, "subscription ID '\(id)' is used by another user in this database")
+        }
+        try directory.validate(subscription)
+        try await publishing("subscription") { try await publisher.publish(subscription: subscription) }
+        return try Self.jsonResponse(.ok, subscription)
+    }
+
+    /// The subscription of the path, if the caller owns it.
+    /// - Throws: `APIError` (`NOT_FOUND`, `BAD_REQUEST` for a bad database).
+    private func ownedSubscription<Context: RequestContext>(_ context: Context, caller: Caller) throws(APIError) -> Subscription {
+        let database = try Self.database(context)
+        let id = try Self.pathParameter("subscriptionID", context)
+        let key = "\(caller.container)/\(database.rawValue)/\(id)"
+        guard let subscription = directory.subscription(forKey: key), subscription.ownerRecordName == caller.user else {
+            throw APIError(.notFound, "no subscription '\(id)' in the \(database.rawValue) database")
+        }
+        return subscription
+    }
+
+    /// Decodes a completed subscription object, classifying failures (see `saveSubscription`).
+    static func decodeSubscription(_ object: JSONValue) throws(APIError) -> Subscription {
+        let codec = WireCodec()
+        do {
+            return try codec.decode(Subscription.self, from: codec.encode(object))
+        } catch {
+            let reason = error.path.isEmpty ? error.reason : "\(error.path): \(error.reason)"
+            switch error.code {
+            case .malformedJSON, .typeMismatch, .encodingFailed:
+                throw APIError(.badRequest, reason)
+            case .missingValue, .invalidValue, .unknownValue:
+                throw APIError(.invalidSubscription, reason)
+            }
+        }
+    }
+}

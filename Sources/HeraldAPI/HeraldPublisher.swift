@@ -1,0 +1,20 @@
+import HeraldModel
+
+/// Where the API hands what clients ask for: the compacted `subscriptions` topic, the
+/// `notification-reads` topic and the `badge-resets` topic (DESIGN §1). The pipeline
+/// implements it with a Kafka producer; tests with memory.
+///
+/// Every call returns once the message is durably accepted (acknowledged), or throws; the
+/// API then answers `SERVICE_UNAVAILABLE` (503) and the client retries. Called
+/// concurrently from request handlers.
+public protocol HeraldPublisher: Sendable {
+    /// Writes `subscription` under its `partitionKey` (an upsert on the compacted topic).
+    func publish(subscription: Subscription) async throws
+    /// Writes a tombstone (null value) for the subscription key
+    /// `container/database/subscriptionID`.
+    func deleteSubscription(key: String) async throws
+    /// Writes a read mark, keyed by its recipient.
+    func publish(read: NotificationRead) async throws
+    /// Writes a badge reset, keyed by its recipient.
+    func publish(badgeReset: BadgeReset) async throws
+}

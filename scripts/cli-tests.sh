@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# The herald command-line tools (predicate, match, strings, payload) against expected exit
+# codes, stdout and stderr. Fixtures and golden files live in tests/cli/.
+#
+#   scripts/cli-tests.sh                 uses .build/debug/herald
+#   HERALD=path/to/herald scripts/cli-tests.sh
+#   CLI_UPDATE_GOLDEN=1 scripts/cli-tests.sh   rewrites the golden files from the binary
+#
+# Prints one line per failure and `cli: N passed, M failed`; exits 1 when any case failed.
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+HERALD=${HERALD:-.build/debug/herald}
+F=tests/cli
+S=samples
+
+if [ ! -x "$HERALD" ]; then
+  echo "cli-tests: no herald binary at $HERALD (build it, or set HERALD)" >&2
+  exit 2
+fi
+command -v python3 >/dev/null || { echo "cli-tests: python3 is required" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# check.py KIND SPEC FILE: one stdout or stderr check; prints why on failure.
+#   stdout: any | empty | text:EXACT | has:SUBSTRING | golden:FILE.json (one JSON document) |
+#           lines:FILE.jsonl (one JSON value per line, in order) | py:EXPRESSION
+#   stderr: the same kinds, plus re:REGEX (searched)
+#   py: EXPRESSION sees `j` (stdout parsed as JSON) and `out` (the text).
+cat >"$work/check.py" <<'PY'
+import json, os, re, sys
+
+kind, spec, path = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(path, encoding="utf-8", errors="replace").read()
+mode, _, arg = spec.partition(":")
+
+def fail(message):
+    print(message)
+    sys.exit(1)
+
+def canonical(value):
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+
+if mode == "any":
+    pass
+elif mode == "empty":
+    if text != "":
+        fail(f"{kind}: expected nothing, got {text!r}")
+elif mode == "text":
+    if text.rstrip("\n") != arg:
+        fail(f"{kind}: expected {arg!r}, got {text.rstrip(chr(10))!r}")
+elif mode == "has":
+    if arg not in text:
+        fail(f"{kind}: expected to contain {arg!r}, got {text!r}")
+elif mode == "re":
+    if not re.search(arg, text, re.MULTILINE):
+        fail(f"{kind}: expected to match /{arg}/, got {text!r}")
+elif mode in ("golden", "lines"):
+    try:
+        if mode == "golden":
+            actual = json.loads(text)
+        else:
+            actual = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as error:
+        fail(f"{kind}: not JSON ({error}): {text!r}")
+    if os.environ.get("CLI_UPDATE_GOLDEN") == "1":
+        with open(arg, "w", encoding="utf-8") as out:
+            if mode == "golden":
+                out.write(canonical(actual) + "\n")
+            else:
+                out.writelines(json.dumps(item, sort_keys=True, ensure_ascii=False) + "\n" for item in actual)
+        sys.exit(0)
+    with open(arg, encoding="utf-8") as golden:
+        if mode == "golden":
+            expected = json.load(golden)
+        else:
+            expected = [json.loads(line) for line in golden if line.strip()]
+    if actual != expected:
+        import difflib
+        diff = difflib.unified_diff(
+            canonical(expected).splitlines(), canonical(actual).splitlines(), arg, "actual", lineterm="", n=2)
+        fail(f"{kind}: differs from {arg}\n" + "\n".join(diff))
+elif mode == "py":
+    try:
+        j = json.loads(text)
+    except json.JSONDecodeError:
+        j = None
+    try:
+        holds = eval(arg, {"j": j, "out": text})
+    except Exception as error:
+        fail(f"{kind}: {arg} raised {type(error).__name__}: {error} for {text!r}")
+    if not holds:
+        fail(f"{kind}: {arg} is false for {text!r}")
+else:
+    fail(f"unknown check {spec!r}")
+PY
+
+passed=0
+failed=0
+number=0
+
+# t NAME EXIT STDOUT-CHECK STDERR-CHECK ARGS...: runs herald ARGS, then checks the exit code,
+# stdout and stderr.
+t() {
+  local name=$1 code=$2 out=$3 err=$4
+  shift 4
+  number=$((number + 1))
+  "$HERALD" "$@" >"$work/out" 2>"$work/err" </dev/null
+  local actual=$? why="" ok=1
+  if [ "$actual" -ne "$code" ]; then
+    ok=0 why="exit $actual, expected $code"
+  elif ! why=$(python3 "$work/check.py" stdout "$out" "$work/out" 2>&1); then
+    ok=0
+  elif ! why=$(python3 "$work/check.py" stderr "$err" "$work/err" 2>&1); then
+    ok=0
+  fi
+  if [ "$ok" -eq 1 ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $number $name: $why"
+    echo "  herald $*"
+    sed 's/^/  stderr: /' "$work/err" | head -5
+  fi
+}
+
+urgent_predicate="priority >= %@ AND tags CONTAINS 'urgent'"
+
+# --- predicate check -------------------------------------------------------------------
+t "check normalizes and substitutes" 0 "text:priority >= 3 AND tags CONTAINS 'urgent'" empty \
+  predicate check --predicate "$urgent_predicate" --arguments '[3]'
+t "check keeps keywords case-insensitive" 0 "text:title BEGINSWITH 'Groc' AND NOT (done == 1)" empty \
+  predicate check --predicate "title beginswith 'Groc' and not done == 1"
+t "check: typed argument" 0 "text:modified > TIMESTAMP(1795300000000)" empty \
+  predicate check --predicate "modified > %@" --arguments '[{"value": 1795300000000, "type": "TIMESTAMP"}]'
+t "check: syntax error names line and column" 2 empty "re:^error: invalid predicate: 2:2: " \
+  predicate check --predicate "priority >=
+ AND x"
+t "check: unterminated string names its column" 2 empty "re:1:[0-9]+: " \
+  predicate check --predicate "title == 'abc"
+t "check: OR is refused under --cloudkit" 2 empty "re:1:8: .*OR" \
+  predicate check --predicate "a == 1 OR b == 2" --cloudkit
+t "check: OR is accepted without --cloudkit" 0 "text:a == 1 OR b == 2" empty \
+  predicate check --predicate "a == 1 OR b == 2"
+t "check: missing argument" 2 empty "has:error: invalid predicate" \
+  predicate check --predicate "a == %@"
+t "check: --arguments not JSON" 2 empty "has:--arguments" \
+  predicate check --predicate "a == %@" --arguments '[1'
+
+# --- predicate eval --------------------------------------------------------------------
+t "eval: true" 0 "text:true" empty \
+  predicate eval --predicate "$urgent_predicate" --arguments '[3]' --record $F/record-note.json
+t "eval: false with a typed argument" 0 "text:false" empty \
+  predicate eval --predicate "priority >= %@" --arguments '[{"value": 6, "type": "INT64"}]' --record $F/record-note.json
+t "eval: a missing field is false, not an error" 0 "text:false" empty \
+  predicate eval --predicate "missing == 1" --record $F/record-note.json
+t "eval: list membership" 0 "text:true" empty \
+  predicate eval --predicate "ANY tags IN {'home', 'work'}" --record $F/record-note.json
+t "eval: record not JSON names the file" 2 empty "has:change-malformed.json" \
+  predicate eval --predicate "x == 1" --record $F/change-malformed.json
+t "eval: unreadable record" 2 empty "has:cannot read $F/nope.json" \
+  predicate eval --predicate "x == 1" --record $F/nope.json
+
+# --- match ------------------------------------------------------------------------------
+t "match: one query subscription" 0 \
+  'text:{"notificationType":"query","reason":"recordCreated","recipient":"_alice","subscriptionID":"urgent-notes"}' empty \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-urgent-create.json
+t "match: three subscriptions, one line each, by ID" 0 "lines:$F/match-many.expected.jsonl" empty \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-many.json
+t "match: update leaving the results" 0 \
+  'text:{"notificationType":"query","reason":"recordLeft","recipient":"_alice","subscriptionID":"groceries-list"}' empty \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-left.json
+t "match: zone subscription" 0 \
+  'text:{"notificationType":"recordZone","recipient":"_bob","subscriptionID":"bob-shopping-zone"}' empty \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-zone.json
+t "match: shared database participant" 0 \
+  'text:{"notificationType":"database","recipient":"_carol","subscriptionID":"carol-shared"}' empty \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-shared.json
+t "match: nothing fires" 0 empty empty \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-with-asset.json
+t "match: bad subscription line named" 2 empty "has:subscriptions-bad.jsonl:2:" \
+  match --subscriptions $F/subscriptions-bad.jsonl --change $F/change-urgent-create.json
+t "match: bad change names the file" 2 empty "has:change-malformed.json" \
+  match --subscriptions $S/subscriptions.jsonl --change $F/change-malformed.json
+
+# --- strings parse ----------------------------------------------------------------------
+t "strings: quotes, escapes, unquoted, key only" 0 "golden:$F/strings-good.expected.json" empty \
+  strings parse $F/strings-good.strings
+t "strings: UTF-16 with BOM" 0 'py:j == {"CAFÉ": "Café ☕️", "EMOJI": "👩🏽‍💻"}' empty \
+  strings parse $F/strings-utf16.strings
+t "strings: missing ';' names the line" 2 empty "re:strings-bad.strings:3:[0-9]+: .*';'" \
+  strings parse $F/strings-bad.strings
+t "strings: unreadable file" 2 empty "has:cannot read" \
+  strings parse $F/nope.strings
+
+# --- payload build ----------------------------------------------------------------------
+P="payload build"
+t "payload: alert dictionary, badge, sound, desired keys" 0 "golden:$F/payload-basic.expected.json" empty \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json
+t "payload: rendered in fr for fr-CA (strings, xcstrings plural)" 0 "golden:$F/payload-localized-fr.expected.json" empty \
+  $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
+  --localizations $F/localizations --locale fr-CA --badge 3
+t "payload: rendered in de (stringsdict plural), sequence and badge" 0 "golden:$F/payload-localized-de.expected.json" empty \
+  $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
+  --localizations $F/localizations --locale de --badge 4 --sequence 7
+t "payload: unknown locale falls back to the development language" 0 \
+  'py:j["rendered"] == {"locale": "ja", "title": "Note", "subtitle": "5 points", "body": "“Call the plumber” changed (priority 5)"}' empty \
+  $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
+  --localizations $F/localizations --locale ja
+t "payload: zone subscription, silent push" 0 "golden:$F/payload-zone.expected.json" empty \
+  $P --subscription $F/subscription-zone.json --change $F/change-zone.json
+t "payload: shared database subscription" 0 "golden:$F/payload-shared-database.expected.json" empty \
+  $P --subscription $F/subscription-shared-database.json --change $F/change-shared.json
+t "payload: recordLeft is sent as fo 3" 0 \
+  'py:j["queryNotificationReason"] == "recordLeft" and j["apns"]["payload"]["ck"]["qry"]["fo"] == 3 and j["apns"]["payload"]["aps"]["alert"] == "Your groceries list changed"' empty \
+  $P --subscription $F/subscription-groceries.json --change $F/change-left.json
+t "payload: pruned to --max-bytes, steps on stderr" 0 "golden:$F/payload-pruned.expected.json" \
+  "re:^pruned: dropped desiredKeys$" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --max-bytes 250
+t "payload: problems are warnings on stderr" 0 "golden:$F/payload-problems.expected.json" \
+  "re:^warning: desiredKeys\[1\]: .*ASSETID.*\[payload.unsupportedField\]\nwarning: desiredKeys\[2\]: .*\[payload.missingField\]$" \
+  $P --subscription $F/subscription-problems.json --change $F/change-with-asset.json
+t "payload: --voip" 0 'py:j["apns"]["pushType"] == "voip" and j["apns"]["priority"] == 10' empty \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --voip
+t "payload: --created-at overrides the change's timestamp" 0 'py:j["createdAt"] == 1' empty \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --created-at 1
+t "payload: --recipient the owner" 0 'py:j["recipient"] == "_carol"' empty \
+  $P --subscription $F/subscription-shared-database.json --change $F/change-shared.json --recipient _carol
+t "payload: --recipient not among the matches" 2 empty "has:fires for _carol, not for _frank" \
+  $P --subscription $F/subscription-shared-database.json --change $F/change-shared.json --recipient _frank
+t "payload: does not fire, predicate false" 2 empty \
+  "has:does not fire for change 'c-0002': predicate: \`priority >= 3 AND tags CONTAINS 'urgent'\` is false" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-low-priority.json
+t "payload: does not fire, firesOn" 2 empty "has:firesOn: firesOn [create, update] does not include delete" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-delete.json
+t "payload: does not fire, record type" 2 empty "has:record type:" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-zone.json
+t "payload: does not fire, zone" 2 empty "has:zone: the subscription watches Shopping (owner _bob)" \
+  $P --subscription $F/subscription-zone.json --change $F/change-urgent-create.json
+t "payload: does not fire, visibility" 2 empty "has:visibility: the change's zone belongs to _bob" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-other-owner.json
+t "payload: does not fire, database" 2 empty "has:database: the change is in the private database" \
+  $P --subscription $F/subscription-shared-database.json --change $F/change-zone.json
+t "payload: invalid subscription" 2 empty "has:invalid subscription: $F/subscription-invalid.json: " \
+  $P --subscription $F/subscription-invalid.json --change $F/change-urgent-create.json
+t "payload: change not JSON names the file" 2 empty "has:$F/change-malformed.json: not valid JSON" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-malformed.json
+t "payload: a change as subscription names the missing key" 2 empty "has:subscriptionID" \
+  $P --subscription $F/change-urgent-create.json --change $F/change-urgent-create.json
+t "payload: unreadable subscription" 2 empty "has:cannot read $F/nope.json" \
+  $P --subscription $F/nope.json --change $F/change-urgent-create.json
+t "payload: --max-bytes 0" 2 empty "has:--max-bytes must be at least 1" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --max-bytes 0
+t "payload: too small a limit" 2 empty "has:[payload.tooLarge]" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --max-bytes 20
+t "payload: negative badge" 2 empty "has:--badge" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --badge=-1
+t "payload: --localizations not a directory" 2 empty "has:--localizations: $F/nowhere is not a directory" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --localizations $F/nowhere
+t "payload: bad localization file named" 2 empty "re:--localizations: .*Localizable.strings:3:" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --localizations $F/localizations-bad
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
