@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "HeraldPipelineTests",
             dependencies: [
-                "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery",
+                "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
