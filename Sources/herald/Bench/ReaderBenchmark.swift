@@ -1,0 +1,195 @@
+import Foundation
+import HeraldAPI
+import HeraldMatcher
+import HeraldModel
+import HeraldReader
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// Fetches per second and latency of `POST …/notifications/changes` on loopback under
+/// concurrent clients (`wrk`, a separate process), next to `GET /health/live` on the same
+/// server in the same run (the HTTP stack's own ceiling).
+struct ReaderBenchmark {
+    struct Load {
+        var requestsPerSecond: Double
+        var p50: String
+        var p99: String
+        var errors: String?
+    }
+
+    let users: Int
+    let perUser: Int
+    let connections: Int
+    let seconds: Int
+    let pageSize: Int
+    let logger: Logger
+    static let container = "iCloud.bench"
+
+    func run() async throws -> (health: Load, fetch: Load) {
+        guard let wrk = Self.which("wrk") else {
+            throw CommandFailure.runtime("herald bench reader needs wrk (apt-get install wrk)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-reader-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let signer = try ChangeTokenSigner(keyString: String(repeating: "42", count: 32))
+        let store = try NotificationStore(
+            path: directory.appendingPathComponent("reader.sqlite").path, tokenSigner: signer,
+            retention: RetentionPolicy(maxCount: max(1000, perUser), maxAge: .seconds(86_400 * 365 * 10)))
+        try await fill(store)
+        let authenticator = try await APIAuthenticator(secret: String(repeating: "b", count: 40))
+        let api = HeraldAPI(
+            store: store, badges: StoreBadgesForBench(store: store), publisher: NoPublisher(),
+            directory: NoDirectory(), notifier: StreamNotifier(), authenticator: authenticator)
+        let router = Router()
+        router.get("/health/live") { _, _ in "ok" }
+        api.addRoutes(to: router)
+        let port = PortBox()
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "herald-bench"),
+            onServerRunning: { channel in port.set(channel.localAddress?.port) }, logger: logger)
+        let group = ServiceGroup(services: [application], logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let bound = try await port.wait()
+            var tokens: [String] = []
+            for user in 0..<users { tokens.append(try await authenticator.issueToken(user: "_u\(user)", container: Self.container)) }
+            let script = directory.appendingPathComponent("fetch.lua")
+            try Self.script(tokens: tokens, pageSize: pageSize).write(to: script, atomically: true, encoding: .utf8)
+            let health = try Self.load(wrk, url: "http://127.0.0.1:\(bound)/health/live", script: nil, connections: connections, seconds: seconds)
+            let fetch = try Self.load(wrk, url: "http://127.0.0.1:\(bound)", script: script.path, connections: connections, seconds: seconds)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            try await store.close()
+            return (health, fetch)
+        }
+    }
+
+    /// `users` streams of `perUser` notifications each.
+    private func fill(_ store: NotificationStore) async throws {
+        let codec = WireCodec()
+        for user in 0..<users {
+            var batch = StoreBatch()
+            for sequence in 1...perUser {
+                var notification = HeraldNotification(
+                    notificationID: UUID().uuidString.lowercased(), notificationType: .query, containerIdentifier: Self.container,
+                    recipient: "_u\(user)", sequence: Int64(sequence), createdAt: Int64(Date().timeIntervalSince1970 * 1000),
+                    subscriptionID: "s\(user)", subscriptionOwnerUserRecordID: "_u\(user)")
+                notification.queryNotificationReason = .recordCreated
+                notification.databaseScope = .private
+                notification.recordID = RecordID(recordName: "r\(sequence)", zoneID: ZoneID(zoneName: "Notes", ownerRecordName: "_u\(user)"))
+                notification.alertBody = "Item \(sequence) changed"
+                notification.recordFields = ["title": .string("Item \(sequence)")]
+                notification.badge = sequence
+                batch.encodedNotifications.append(try EncodedNotification(json: codec.encode(notification)))
+            }
+            _ = try await store.apply(batch)
+        }
+    }
+
+    static func script(tokens: [String], pageSize: Int) -> String {
+        let list = tokens.map { "\"\($0)\"" }.joined(separator: ",\n")
+        return """
+            local tokens = {
+            \(list)
+            }
+            math.randomseed(42)
+            request = function()
+              local token = tokens[math.random(#tokens)]
+              return wrk.format("POST", "/v1/containers/\(container)/notifications/changes",
+                {["Authorization"] = "Bearer " .. token, ["Content-Type"] = "application/json"},
+                '{"resultsLimit": \(pageSize)}')
+            end
+            """
+    }
+
+    static func load(_ wrk: String, url: String, script: String?, connections: Int, seconds: Int) throws -> Load {
+        var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
+        if let script { arguments += ["-s", script] }
+        arguments.append(url)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        func field(_ prefix: String) -> String? {
+            output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix(prefix) }
+                .map { String($0.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces) }
+        }
+        guard let rate = field("Requests/sec:").flatMap(Double.init) else {
+            throw CommandFailure.runtime("wrk gave no rate:\n\(output)")
+        }
+        let errors = [field("Non-2xx or 3xx responses:").map { "non-2xx \($0)" }, field("Socket errors:")].compactMap { $0 }
+        return Load(requestsPerSecond: rate, p50: field("50%") ?? "?", p99: field("99%") ?? "?",
+                    errors: errors.isEmpty ? nil : errors.joined(separator: "; "))
+    }
+
+    static func which(_ tool: String) -> String? {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let path = "\(directory)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    func table(_ result: (health: Load, fetch: Load)) -> String {
+        func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, width - text.count))
+            return left ? text + fill : fill + text
+        }
+        func row(_ name: String, _ load: Load) -> String {
+            "| \(pad(name, 36, left: true)) | \(pad(String(format: "%.0f", load.requestsPerSecond), 9)) | "
+                + "\(pad(load.p50, 7)) | \(pad(load.p99, 7)) | \(load.errors ?? "none") |"
+        }
+        return """
+            Reader API on loopback, wrk -t2 -c\(connections) -d\(seconds)s (a separate process on the same 2 cores),
+            \(users) users × \(perUser) notifications in SQLite (WAL); each fetch: a random user's bearer token, resultsLimit \(pageSize).
+
+            | request                              | req/s     | p50     | p99     | errors |
+            |--------------------------------------|----------:|--------:|--------:|--------|
+            \(row("GET /health/live (baseline)", result.health))
+            \(row("POST …/notifications/changes", result.fetch))
+            """
+    }
+}
+
+private struct StoreBadgesForBench: BadgeReading {
+    let store: NotificationStore
+    func badge(recipient: String, container: String) async throws -> Int {
+        try await store.badge(recipient: recipient, container: container)
+    }
+}
+
+private struct NoPublisher: HeraldPublisher {
+    func publish(subscription: Subscription) async throws {}
+    func deleteSubscription(key: String) async throws {}
+    func publish(read: NotificationRead) async throws {}
+    func publish(badgeReset: BadgeReset) async throws {}
+}
+
+private struct NoDirectory: SubscriptionDirectory {
+    func subscription(forKey key: String) -> Subscription? { nil }
+    func subscriptions(container: String, database: DatabaseScope, owner: String) -> [Subscription] { [] }
+    func validate(_ subscription: Subscription) throws(MatcherError) {}
+}
+
+/// The server's port, once it listens.
+private final class PortBox: Sendable {
+    private let value = Mutex<Int?>(nil)
+    func set(_ port: Int?) { value.withLock { $0 = port } }
+    func wait() async throws -> Int {
+        for _ in 0..<200 {
+            if let port = value.withLock({ $0 }) { return port }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw CommandFailure.runtime("the benchmark's HTTP server did not start")
+    }
+}
