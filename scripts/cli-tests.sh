@@ -208,6 +208,10 @@ t "payload: unknown locale falls back to the development language" 0 \
   'py:j["rendered"] == {"locale": "ja", "title": "Note", "subtitle": "5 points", "body": "“Call the plumber” changed (priority 5)"}' empty \
   $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
   --localizations $F/localizations --locale ja
+t "payload: --development-language is the last fallback" 0 \
+  'py:j["rendered"]["locale"] == "ja" and j["rendered"]["body"] == "« Call the plumber » a changé (priorité 5)"' empty \
+  $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
+  --localizations $F/localizations --locale ja --development-language fr
 t "payload: zone subscription, silent push" 0 "golden:$F/payload-zone.expected.json" empty \
   $P --subscription $F/subscription-zone.json --change $F/change-zone.json
 t "payload: shared database subscription" 0 "golden:$F/payload-shared-database.expected.json" empty \
@@ -256,6 +260,8 @@ t "payload: too small a limit" 2 empty "has:[payload.tooLarge]" \
   $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --max-bytes 20
 t "payload: negative badge" 2 empty "has:--badge" \
   $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --badge=-1
+t "payload: --sequence 0" 2 empty "has:--sequence must be 1 or more" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --sequence 0
 t "payload: --localizations not a directory" 2 empty "has:--localizations: $F/nowhere is not a directory" \
   $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --localizations $F/nowhere
 t "payload: bad localization file named" 2 empty "re:--localizations: .*Localizable.strings:3:" \

@@ -63,7 +63,7 @@ struct ReaderBenchmark {
             let fetch = try Self.load(wrk, url: "http://127.0.0.1:\(bound)", script: script.path, connections: connections, seconds: seconds)
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
-            try await store.close()
+            try store.close()
             return (health, fetch)
         }
     }
