@@ -8,7 +8,7 @@ APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
-.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi demo run broker bench bench-matcher clean
+.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live demo run broker bench bench-matcher clean
 
 all: build
 
@@ -43,6 +43,10 @@ test-cli: deps
 ## docs/openapi.yaml against the OpenAPI specification.
 validate-openapi:
 	scripts/validate-openapi.sh
+
+## Opt-in (about 3 minutes): schemathesis against a running `herald run` (embedded broker).
+check-api-live: build
+	HERALD=$(HERALD_DEBUG) scripts/check-api-live.sh
 
 ## Kubernetes manifests, docker-compose.yml and the Dockerfile against their schemas.
 validate-deploy:

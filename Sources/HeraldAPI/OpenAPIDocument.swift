@@ -173,7 +173,20 @@ paths:
           content:
             text/event-stream:
               schema:
-                type: string
+                description: One server-sent event, as a client parses it.
+                type: object
+                properties:
+                  event:
+                    type: string
+                    enum: [ready, notification, error]
+                  id:
+                    type: string
+                    description: The change token right after this event.
+                  data:
+                    type: string
+                    description: JSON text — the notification, `{"serverChangeToken"}` for `ready`, or the error body.
+                  retry:
+                    type: integer
               example: |
                 retry: 2000
 
@@ -430,7 +443,8 @@ paths:
           content:
             application/yaml:
               schema:
-                type: string
+                description: The document itself (YAML; parsed, an object).
+                type: object
 components:
   securitySchemes:
     bearerAuth:
