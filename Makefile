@@ -66,9 +66,12 @@ bench: deps
 	$(HERALD_REL) bench kafka
 	$(HERALD_REL) bench matcher
 	$(HERALD_REL) bench payload
+	$(HERALD_REL) bench pipeline
+	@command -v wrk >/dev/null || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq wrk; }
+	$(HERALD_REL) bench reader
 
 clean:
-	rm -rf .build .venv-deploy .venv-openapi
+	rm -rf .build .venv-deploy .venv-openapi .venv-schemathesis
 
 bench-matcher: deps
 	$(SWIFT) build -c release --product herald
