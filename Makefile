@@ -29,7 +29,7 @@ deps:
 build: deps
 	$(SWIFT) build --product herald
 
-test: test-swift test-cli validate-deploy validate-openapi
+test: test-swift test-cli validate-deploy validate-openapi check-api-live
 
 test-swift: deps
 	$(SWIFT) build --build-tests
@@ -44,7 +44,7 @@ test-cli: deps
 validate-openapi:
 	scripts/validate-openapi.sh
 
-## Opt-in (about 3 minutes): schemathesis against a running `herald run` (embedded broker).
+## schemathesis against a running `herald run` on the embedded broker (about 2 minutes).
 check-api-live: build
 	HERALD=$(HERALD_DEBUG) scripts/check-api-live.sh
 

@@ -727,39 +727,47 @@ components:
         zoneName:
           type: string
         ownerRecordName:
-          type: string
+          type: [string, 'null']
     SubscriptionInput:
       type: object
       description: A subscription whose identity keys may be omitted (they come from the path and the token).
       required: [subscriptionType]
       properties:
         subscriptionID:
-          type: string
+          type: [string, 'null']
           description: Must equal the path's subscriptionID when given.
         container:
-          type: string
+          type: [string, 'null']
           description: Must equal the path's container when given.
         database:
-          $ref: '#/components/schemas/Database'
+          anyOf:
+            - $ref: '#/components/schemas/Database'
+            - type: 'null'
         ownerRecordName:
-          type: string
+          type: [string, 'null']
           description: Must equal the token's sub when given.
         subscriptionType:
           type: string
           enum: [query, zone, database]
         query:
-          $ref: '#/components/schemas/SubscriptionQuery'
+          anyOf:
+            - $ref: '#/components/schemas/SubscriptionQuery'
+            - type: 'null'
         zoneID:
-          $ref: '#/components/schemas/ZoneID'
+          anyOf:
+            - $ref: '#/components/schemas/ZoneID'
+            - type: 'null'
         firesOn:
-          type: array
+          type: [array, 'null']
           items:
             type: string
             enum: [create, update, delete, enter, leave]
         firesOnce:
-          type: boolean
+          type: [boolean, 'null']
         notificationInfo:
-          $ref: '#/components/schemas/NotificationInfo'
+          anyOf:
+            - $ref: '#/components/schemas/NotificationInfo'
+            - type: 'null'
     Subscription:
       allOf:
         - $ref: '#/components/schemas/SubscriptionInput'
@@ -789,14 +797,14 @@ components:
         recordType:
           type: string
         predicate:
-          type: string
+          type: [string, 'null']
           description: NSPredicate format string (CloudKit subset).
         arguments:
-          type: array
+          type: [array, 'null']
           description: Values for %@ / %K, in order.
           items: {}
         filterBy:
-          type: array
+          type: [array, 'null']
           description: CloudKit Web Services filters, ANDed (instead of predicate).
           items:
             type: object
@@ -811,53 +819,53 @@ components:
                 type: number
     NotificationInfo:
       type: object
-      description: CKNotificationInfo; localization args and desired keys are record field names.
+      description: CKNotificationInfo; localization args and desired keys are record field names. In requests, null means absent.
       properties:
         alertBody:
-          type: string
+          type: [string, 'null']
         alertLocalizationKey:
-          type: string
+          type: [string, 'null']
         alertLocalizationArgs:
-          type: array
+          type: [array, 'null']
           items:
             type: string
         title:
-          type: string
+          type: [string, 'null']
         titleLocalizationKey:
-          type: string
+          type: [string, 'null']
         titleLocalizationArgs:
-          type: array
+          type: [array, 'null']
           items:
             type: string
         subtitle:
-          type: string
+          type: [string, 'null']
         subtitleLocalizationKey:
-          type: string
+          type: [string, 'null']
         subtitleLocalizationArgs:
-          type: array
+          type: [array, 'null']
           items:
             type: string
         alertActionLocalizationKey:
-          type: string
+          type: [string, 'null']
         alertLaunchImage:
-          type: string
+          type: [string, 'null']
         soundName:
-          type: string
+          type: [string, 'null']
         shouldBadge:
-          type: boolean
+          type: [boolean, 'null']
         shouldSendContentAvailable:
-          type: boolean
+          type: [boolean, 'null']
         shouldSendMutableContent:
-          type: boolean
+          type: [boolean, 'null']
         desiredKeys:
-          type: array
+          type: [array, 'null']
           maxItems: 3
           items:
             type: string
         category:
-          type: string
+          type: [string, 'null']
         collapseIDKey:
-          type: string
+          type: [string, 'null']
     Readiness:
       type: object
       required: [status]
