@@ -48,7 +48,7 @@ struct DeliveryPipelineTests {
         let follower = CompactedTopicFollower(
             name: "users", consumer: try fixture.consumer(group: "users-\(generation)"), producer: producer,
             topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), gate: users.gate, readiness: nil, logger: fixture.logger,
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil, logger: fixture.logger, onReady: { users.gate.open() },
             apply: { message throws(Rejection.Reason) in try users.apply(message) })
         let compose = StageRunner(
             configuration: StageConfiguration(

@@ -48,8 +48,8 @@ struct HTTPPipelineTests {
                 consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger),
             CompactedTopicFollower(
                 name: "users", consumer: try fixture.consumer(group: "users"), producer: producer,
-                topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions, deadLetterTopic: dead, gate: users.gate,
-                readiness: nil, logger: fixture.logger, apply: { message throws(Rejection.Reason) in try users.apply(message) }),
+                topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions, deadLetterTopic: dead,
+                readiness: nil, logger: fixture.logger, onReady: { users.gate.open() }, apply: { message throws(Rejection.Reason) in try users.apply(message) }),
             StageRunner(
                 configuration: StageConfiguration(
                     name: "compose", inputTopics: [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)], deadLetterTopic: dead),

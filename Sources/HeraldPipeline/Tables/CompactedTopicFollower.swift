@@ -4,8 +4,9 @@ import Logging
 import ServiceLifecycle
 
 /// Reads a whole (compacted) topic on every instance — all partitions, from the beginning,
-/// no consumer group — handing each record to `apply`, opens `gate` once it reached the end
-/// offsets seen at start, then keeps following. Records `apply` refuses go to dead letters.
+/// no consumer group — handing each record to `apply`, calls `onReady` once it reached the
+/// end offsets seen at start, then keeps following. Records `apply` refuses go to dead
+/// letters, labelled with `deadLetterStage`.
 public final class CompactedTopicFollower: Service {
     public typealias Apply = @Sendable (ConsumedMessage) throws(Rejection.Reason) -> Void
 
@@ -16,13 +17,15 @@ public final class CompactedTopicFollower: Service {
     private let partitions: Int32
     private let deadLetterTopic: String
     private let apply: Apply
-    private let gate: ReadyGate
+    private let onReady: @Sendable () -> Void
+    private let deadLetterStage: String
     private let readiness: Readiness?
     private let logger: Logger
 
     public init(
         name: String, consumer: KafkaConsumer, producer: KafkaProducer, topic: String, partitions: Int32,
-        deadLetterTopic: String, gate: ReadyGate, readiness: Readiness?, logger: Logger, apply: @escaping Apply
+        deadLetterTopic: String, deadLetterStage: String? = nil, readiness: Readiness?, logger: Logger,
+        onReady: @escaping @Sendable () -> Void, apply: @escaping Apply
     ) {
         self.name = name
         self.consumer = consumer
@@ -30,7 +33,8 @@ public final class CompactedTopicFollower: Service {
         self.topic = topic
         self.partitions = partitions
         self.deadLetterTopic = deadLetterTopic
-        self.gate = gate
+        self.onReady = onReady
+        self.deadLetterStage = deadLetterStage ?? name
         self.readiness = readiness
         self.logger = logger
         self.apply = apply
@@ -44,7 +48,11 @@ public final class CompactedTopicFollower: Service {
             if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
         }
         try consumer.assign((0..<partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
-        if remaining.isEmpty { becomeReady() }
+        var ready = false
+        if remaining.isEmpty {
+            ready = true
+            becomeReady()
+        }
         for await event in consumer.events.cancelOnGracefulShutdown() {
             guard case .messages(let batch) = event else {
                 if case .offsetOutOfRange(let partition, _, let reason) = event {
@@ -66,16 +74,19 @@ public final class CompactedTopicFollower: Service {
             if !rejected.isEmpty {
                 for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
                 _ = try? await producer.send(rejected.map {
-                    DeadLetter.message(for: $0, stage: name, topic: deadLetterTopic)
+                    DeadLetter.message(for: $0, stage: deadLetterStage, topic: deadLetterTopic)
                 })
             }
-            if !gate.isReady && remaining.isEmpty { becomeReady() }
+            if !ready && remaining.isEmpty {
+                ready = true
+                becomeReady()
+            }
         }
         await consumer.close()
     }
 
     private func becomeReady() {
-        gate.open()
+        onReady()
         readiness?.set(name, ready: true)
         logger.info("\(name) caught up with \(topic)")
     }

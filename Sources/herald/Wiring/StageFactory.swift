@@ -44,7 +44,7 @@ struct StageFactory {
         let follower = CompactedTopicFollower(
             name: "users", consumer: try ungroupedConsumer("compose-users"), producer: sharedProducer,
             topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), gate: users.gate, readiness: readiness, logger: logger,
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness, logger: logger, onReady: { users.gate.open() },
             apply: { message throws(Rejection.Reason) in try users.apply(message) })
         let environment = self.environment
         let catalog = self.catalog
