@@ -588,14 +588,14 @@ components:
             - $ref: '#/components/schemas/ChangeToken'
             - type: 'null'
         resultsLimit:
-          type: integer
+          type: [integer, 'null']
           minimum: 1
           default: 200
-          description: Page size; larger than 400 is clamped to 400.
+          description: Page size; larger than 400 is clamped to 400; null means the default.
         includeRead:
-          type: boolean
+          type: [boolean, 'null']
           default: true
-          description: Whether read notifications come back (as readNotification).
+          description: Whether read notifications come back (as readNotification); null means true.
     NotificationPage:
       type: object
       required: [notifications, serverChangeToken, moreComing]

@@ -2,8 +2,8 @@
 import HeraldModel
 import Testing
 
-/// A seeded generator so failures reproduce.
-private struct SeededGenerator: RandomNumberGenerator {
+/// A seeded generator so failures reproduce (shared by the matcher tests).
+struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15

@@ -4,22 +4,11 @@ import HeraldModel
 import HeraldPredicate
 import Testing
 
-private struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Index structures")
 struct IndexStructureTests {
     @Test("range stabbing equals a scan through inserts, replacements, removals and rebuilds")
     func rangeIndexAgreesWithScan() {
-        var random = Seeded(state: 7)
+        var random = SeededGenerator(state: 7)
         var index = RangeIndex()
         var live: [Int32: (Double, Double)] = [:]
         for step in 0..<20_000 {
@@ -50,7 +39,7 @@ struct IndexStructureTests {
 
     @Test("every point within the radius lies in a cell the circle is filed under")
     func geoCellsCoverTheCircle() throws {
-        var random = Seeded(state: 11)
+        var random = SeededGenerator(state: 11)
         var checked = 0
         for _ in 0..<400 {
             let latitude = Double.random(in: -85...85, using: &random)

@@ -8,7 +8,7 @@ import Synchronization
 /// the match processor (reader).
 public final class SubscriptionTable: Sendable {
     private let index: Mutex<SubscriptionIndex>
-    private let readyState = Mutex<(ready: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let gate = ReadyGate()
 
     public init(rules: SubscriptionRules = SubscriptionRules()) {
         index = Mutex(SubscriptionIndex(rules: rules))
@@ -55,28 +55,16 @@ public final class SubscriptionTable: Sendable {
         try index.withLock { (index: inout SubscriptionIndex) throws(E) -> T in try body(index) }
     }
 
-    /// Marks the table caught up with the topic and releases every waiter.
+    /// Marks the table caught up with the topic (compacting the index) and releases every waiter.
     public func markReady() {
         index.withLock { $0.compact() }
-        let waiters = readyState.withLock { state in
-            state.ready = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        gate.open()
     }
 
-    public var isReady: Bool { readyState.withLock { $0.ready } }
+    public var isReady: Bool { gate.isReady }
 
     /// Returns once the table has caught up with the topic.
     public func waitUntilReady() async {
-        await withCheckedContinuation { continuation in
-            let ready = readyState.withLock { state in
-                if !state.ready { state.waiters.append(continuation) }
-                return state.ready
-            }
-            if ready { continuation.resume() }
-        }
+        await gate.wait()
     }
 }
-

@@ -2,6 +2,7 @@ import Foundation
 import HeraldAPI
 import HeraldMatcher
 import HeraldModel
+import HeraldPipeline
 import HeraldReader
 import Hummingbird
 import Logging
@@ -42,7 +43,7 @@ struct ReaderBenchmark {
         try await fill(store)
         let authenticator = try await APIAuthenticator(secret: String(repeating: "b", count: 40))
         let api = HeraldAPI(
-            store: store, badges: StoreBadgesForBench(store: store), publisher: NoPublisher(),
+            store: store, badges: StoreBadges(store: store), publisher: NoPublisher(),
             directory: NoDirectory(), notifier: StreamNotifier(), authenticator: authenticator)
         let router = Router()
         router.get("/health/live") { _, _ in "ok" }
@@ -158,13 +159,6 @@ struct ReaderBenchmark {
             \(row("GET /health/live (baseline)", result.health))
             \(row("POST …/notifications/changes", result.fetch))
             """
-    }
-}
-
-private struct StoreBadgesForBench: BadgeReading {
-    let store: NotificationStore
-    func badge(recipient: String, container: String) async throws -> Int {
-        try await store.badge(recipient: recipient, container: container)
     }
 }
 
