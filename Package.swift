@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // System library over Debian's librdkafka-dev (pkg-config `rdkafka`). Never vendored.
@@ -40,11 +41,20 @@ let package = Package(
         .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
         .target(
+            name: "HeraldScheduler",
+            dependencies: ["HeraldModel", .product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(
+            name: "HeraldAssets",
+            dependencies: ["HeraldModel", .product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(
             name: "HeraldAPI",
             dependencies: [
                 "HeraldModel",
                 "HeraldMatcher",
                 "HeraldReader",
+                "HeraldScheduler",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
@@ -64,6 +74,8 @@ let package = Package(
                 "HeraldModel",
                 "HeraldMatcher",
                 "HeraldDelivery",
+                "HeraldScheduler",
+                "HeraldAssets",
                 "HeraldReader",
                 "HeraldAPI",
                 .product(name: "Logging", package: "swift-log"),
@@ -82,6 +94,8 @@ let package = Package(
                 "HeraldPredicate",
                 "HeraldMatcher",
                 "HeraldPayload",
+                "HeraldScheduler",
+                "HeraldAssets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -96,11 +110,13 @@ let package = Package(
         .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel"]),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
+        .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel"]),
+        .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
         .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel"]),
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
-                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher",
+                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -108,6 +124,7 @@ let package = Package(
             name: "HeraldPipelineTests",
             dependencies: [
                 "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
+                "HeraldScheduler", "HeraldAssets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -41,6 +41,19 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
     public var alertActionLocalizationKey: String?
     public var alertLaunchImage: String?
     public var category: String?
+    /// Scheduled notifications: the schedule that fired.
+    public var scheduleID: String?
+    /// Scheduled notifications: the instant the firing is for (the occurrence, or the
+    /// location report of a region crossing), milliseconds since 1970.
+    public var fireDate: Int64?
+    /// Scheduled notifications: `date`, `immediate`, `regionEntry` or `regionExit`.
+    public var trigger: String?
+    /// Scheduled notifications: the action button's title (UILocalNotification `alertAction`).
+    public var alertAction: String?
+    /// Scheduled notifications: whether the alert has an action button (default true).
+    public var hasAction: Bool?
+    /// Scheduled notifications: the app's custom values, also at the top level of the push.
+    public var userInfo: [String: JSONValue]?
     public var rendered: RenderedAlert?
     /// Whether the push had to drop fields to fit (this value still has them all).
     public var isPruned: Bool
@@ -74,12 +87,14 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
         case badge, soundName, alertBody, alertLocalizationKey, alertLocalizationArgs, title
         case titleLocalizationKey, titleLocalizationArgs, subtitle, subtitleLocalizationKey
         case subtitleLocalizationArgs, alertActionLocalizationKey, alertLaunchImage, category, rendered
+        case scheduleID, fireDate, trigger, alertAction, hasAction, userInfo
         case isPruned, excludedDevice, createdAt, apns
     }
 
     /// Decodes and validates: IDs non-empty, counters non-negative, and the keys each
     /// notification type needs (query: subscriptionID, reason, recordID, databaseScope;
-    /// recordZone: subscriptionID, recordZoneID; database: subscriptionID, databaseScope).
+    /// recordZone: subscriptionID, recordZoneID; database: subscriptionID, databaseScope;
+    /// scheduled: scheduleID, fireDate).
     /// - Throws: `ModelError` (or `DecodingError`, which `WireCodec` translates) at the offending path.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -110,6 +125,12 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
         alertActionLocalizationKey = try c.decodeIfPresent(String.self, forKey: .alertActionLocalizationKey)
         alertLaunchImage = try c.decodeIfPresent(String.self, forKey: .alertLaunchImage)
         category = try c.decodeIfPresent(String.self, forKey: .category)
+        scheduleID = try c.decodeNonEmptyIfPresent(.scheduleID)
+        fireDate = try c.decodeIntegerIfPresent(.fireDate)
+        trigger = try c.decodeNonEmptyIfPresent(.trigger)
+        alertAction = try c.decodeIfPresent(String.self, forKey: .alertAction)
+        hasAction = try c.decodeIfPresent(Bool.self, forKey: .hasAction)
+        userInfo = try c.decodeIfPresent([String: JSONValue].self, forKey: .userInfo)
         rendered = try c.decodeIfPresent(RenderedAlert.self, forKey: .rendered)
         isPruned = try c.decodeIfPresent(Bool.self, forKey: .isPruned) ?? false
         excludedDevice = try c.decodeNonEmptyIfPresent(.excludedDevice)
@@ -136,6 +157,9 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
         case .database:
             try require(subscriptionID != nil, .subscriptionID)
             try require(databaseScope != nil, .databaseScope)
+        case .scheduled:
+            try require(scheduleID != nil, .scheduleID)
+            try require(fireDate != nil, .fireDate)
         case .readNotification:
             break
         }

@@ -59,8 +59,8 @@ public struct Match: Sendable, Hashable, Codable {
         if notificationType != .query, queryNotificationReason != nil {
             throw c.error(.invalidValue, "only query matches have a queryNotificationReason", at: .queryNotificationReason)
         }
-        if notificationType == .readNotification {
-            throw c.error(.invalidValue, "a match cannot be a readNotification", at: .notificationType)
+        if notificationType == .readNotification || notificationType == .scheduled {
+            throw c.error(.invalidValue, "a match cannot be a \(notificationType.rawValue) notification", at: .notificationType)
         }
         let expected = Match.notificationID(changeID: change.changeID, subscriptionID: subscription.subscriptionID)
         guard notificationID == expected else {

@@ -55,9 +55,7 @@ struct DeliveryPipelineTests {
                 name: "compose", inputTopics: [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)],
                 deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
             processor: ComposeProcessor(
-                topics: .init(
-                    matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
-                    notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState)),
+                topics: .init(catalog),
                 delivery: Delivery(), users: users,
                 changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
                 now: { 1_795_300_000_500 }),

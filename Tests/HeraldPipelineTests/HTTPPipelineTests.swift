@@ -54,9 +54,7 @@ struct HTTPPipelineTests {
                 configuration: StageConfiguration(
                     name: "compose", inputTopics: [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)], deadLetterTopic: dead),
                 processor: ComposeProcessor(
-                    topics: .init(
-                        matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
-                        notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState)),
+                    topics: .init(catalog),
                     delivery: Delivery(), users: users,
                     changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") }),
                 consumer: try fixture.consumer(group: "compose"), producer: producer, logger: fixture.logger),

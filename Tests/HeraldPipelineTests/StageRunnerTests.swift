@@ -110,3 +110,58 @@ struct StageRunnerTests {
         }
     }
 }
+
+/// Emits one numbered message per tick on an idle topic, and records what was delivered.
+private final class TickingProcessor: StageProcessor {
+    let output: String
+    let ticks = Mutex(0)
+    let deliveredTicks = Mutex(0)
+
+    init(output: String) { self.output = output }
+
+    var tickInterval: Duration? { .milliseconds(50) }
+
+    func process(_ batch: [ConsumedMessage]) async throws -> StageResult { StageResult() }
+
+    func tick() async throws -> StageResult {
+        let number = ticks.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        guard number <= 3 else { return StageResult() }
+        return StageResult(outputs: [OutgoingMessage(topic: output, key: "tick", value: Data("tick \(number)".utf8))])
+    }
+
+    func delivered(_ batch: [ConsumedMessage]) async {
+        if batch.isEmpty { deliveredTicks.withLock { $0 += 1 } }
+    }
+}
+
+@Suite("Stage runner timers", .timeLimit(.minutes(1)))
+struct StageRunnerTickTests {
+    @Test("ticks run on an idle input and their outputs are delivered before delivered([]) is called")
+    func ticksRunWhileIdle() async throws {
+        let fixture = try await PipelineFixture()
+        let output = fixture.catalog.name(TopicCatalog.matches)
+        let processor = TickingProcessor(output: output)
+        let producer = try fixture.producer()
+        let runner = StageRunner(
+            configuration: StageConfiguration(
+                name: "ticking", inputTopics: [fixture.catalog.name(TopicCatalog.recordChanges)],
+                deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters)),
+            processor: processor, consumer: try fixture.consumer(group: "ticking"), producer: producer,
+            logger: fixture.logger)
+        let group = ServiceGroup(services: [runner], logger: fixture.logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let outputs = try await fixture.read(output, count: 3)
+            #expect(outputs.map(\.text) == ["tick 1", "tick 2", "tick 3"])
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        // Every tick that returned was followed by delivered([]), with or without outputs.
+        #expect(processor.ticks.withLock { $0 } >= 3)
+        #expect(processor.deliveredTicks.withLock { $0 } == processor.ticks.withLock { $0 })
+        await producer.close()
+    }
+}

@@ -120,6 +120,8 @@ public struct NotificationComposer: Sendable {
         case .database: return .database
         case .readNotification:
             throw PayloadError(.invalidMatch, "a readNotification is not composed from a match")
+        case .scheduled:
+            throw PayloadError(.invalidMatch, "a scheduled notification is composed from a firing, not a match")
         }
     }
 }

@@ -5,9 +5,10 @@ import HeraldModel
 import HeraldPayload
 import Synchronization
 
-/// The compose stage (DESIGN §1): matches and badge resets of its partitions (both keyed by
-/// recipient) → the recipients' next notifications to `notifications`, plus each touched
-/// user's state to the `compose-state` changelog in the same delivery.
+/// The compose stage (DESIGN §1): matches, schedule firings and badge resets of its
+/// partitions (all keyed by recipient) → the recipients' next notifications to
+/// `notifications`, plus each touched user's state to the `compose-state` changelog in the
+/// same delivery.
 ///
 /// Exactness: a user's state records the last input offset it applied per topic partition,
 /// and is written together with the notifications it produced, so an input replayed after a
@@ -18,14 +19,24 @@ public final class ComposeProcessor: StageProcessor {
     public struct Topics: Sendable {
         public var matches: String
         public var badgeResets: String
+        public var scheduleFirings: String
         public var notifications: String
         public var composeState: String
 
-        public init(matches: String, badgeResets: String, notifications: String, composeState: String) {
+        public init(matches: String, badgeResets: String, scheduleFirings: String, notifications: String, composeState: String) {
             self.matches = matches
             self.badgeResets = badgeResets
+            self.scheduleFirings = scheduleFirings
             self.notifications = notifications
             self.composeState = composeState
+        }
+
+        /// The catalog's topics.
+        public init(_ catalog: TopicCatalog) {
+            self.init(
+                matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
+                scheduleFirings: catalog.name(TopicCatalog.scheduleFirings),
+                notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState))
         }
     }
 

@@ -20,12 +20,22 @@ public protocol StageProcessor: Sendable {
     /// committed). A stateful processor keeps what a batch changed aside until then: a
     /// failed batch is processed again from the state before it.
     func delivered(_ batch: [ConsumedMessage]) async
+
+    /// How often the runner asks for time-driven outputs (`tick`); `nil`: never.
+    var tickInterval: Duration? { get }
+
+    /// Time-driven outputs (timers that came due). Called between batches, never
+    /// concurrently with `process`; its outputs are delivered like a batch's (there are no
+    /// input offsets), then `delivered([])` is called. A thrown error retries the tick later.
+    func tick() async throws -> StageResult
 }
 
 extension StageProcessor {
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {}
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {}
     public func delivered(_ batch: [ConsumedMessage]) async {}
+    public var tickInterval: Duration? { nil }
+    public func tick() async throws -> StageResult { StageResult() }
 }
 
 /// What a batch produced.

@@ -47,9 +47,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         logger.info("stage started", metadata: ["topics": .string(configuration.inputTopics.joined(separator: ","))])
         defer { readiness?.set(readinessName, ready: false) }
         do {
-            for await event in consumer.events.cancelOnGracefulShutdown() {
-                try await handle(event)
-            }
+            try await consumeUntilShutdown()
         } catch {
             await consumer.close()
             throw error
@@ -58,10 +56,26 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         logger.info("stage stopped")
     }
 
+    /// Polls and handles events one poll at a time (a partition never moves while its batch
+    /// is in hand), and between polls runs the processor's timers when they are due.
+    private func consumeUntilShutdown() async throws {
+        let interval = processor.tickInterval
+        var nextTick = interval.map { ContinuousClock.now + $0 }
+        while !Task.isCancelled, !Task.isShuttingDownGracefully, !consumer.isClosed {
+            for event in await consumer.poll() {
+                try await handle(event)
+            }
+            if let interval, let due = nextTick, ContinuousClock.now >= due {
+                try await perform([]) { try await processor.tick() }
+                nextTick = ContinuousClock.now + interval
+            }
+        }
+    }
+
     private func handle(_ event: ConsumerEvent) async throws {
         switch event {
         case .messages(let batch):
-            try await process(batch)
+            try await perform(batch) { try await processor.process(batch) }
         case .assigned(let partitions):
             try await processor.partitionsAssigned(partitions)
         case .revoked(let partitions), .lost(let partitions):
@@ -80,14 +94,15 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         }
     }
 
-    /// Processes and delivers one batch, retrying until it succeeds, the producer fails
-    /// fatally, or the service is shutting down (then nothing of the batch is committed).
-    private func process(_ batch: [ConsumedMessage]) async throws {
+    /// Processes and delivers one batch (or, with no input, one tick of the timers),
+    /// retrying until it succeeds, the producer fails fatally, or the service is shutting
+    /// down (then nothing of the batch is committed).
+    private func perform(_ batch: [ConsumedMessage], _ work: () async throws -> StageResult) async throws {
         var attempt = 0
         while true {
             let started = ContinuousClock.now
             do {
-                let result = try await processor.process(batch)
+                let result = try await work()
                 let deadLetters = result.rejections.map {
                     DeadLetter.message(for: $0, stage: configuration.name, topic: configuration.deadLetterTopic)
                 }
@@ -122,11 +137,13 @@ public final class StageRunner<Processor: StageProcessor>: Service {
     }
 
     private func deliver(_ outputs: [OutgoingMessage], for batch: [ConsumedMessage]) async throws {
+        if outputs.isEmpty, batch.isEmpty { return }
         if configuration.exactlyOnce {
             try await deliverInTransaction(outputs, offsets: batch.nextOffsets)
             return
         }
         _ = try await producer.send(outputs)
+        if batch.isEmpty { return }
         let moved = try consumer.store(batch)
         if !moved.isEmpty {
             logger.notice("partitions moved while the batch was processed; their new owner redoes it",
@@ -141,7 +158,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         var failure: KafkaError?
         do {
             _ = try await producer.send(outputs)
-            try await producer.sendOffsetsToTransaction(offsets, group: group)
+            if !offsets.isEmpty { try await producer.sendOffsetsToTransaction(offsets, group: group) }
             try await producer.commitTransaction()
         } catch {
             failure = error

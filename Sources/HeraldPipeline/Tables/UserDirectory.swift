@@ -7,9 +7,34 @@ import Synchronization
 /// instance that composes or schedules.
 public final class UserDirectory: Sendable {
     private let profiles = Mutex<[String: UserProfile]>([:])
+    /// Users whose time zone changed since the last `takeTimeZoneChanges()`, when tracked.
+    private let zoneChanges = Mutex<Set<String>>([])
+    private let tracksTimeZones: Bool
     public let gate = ReadyGate()
 
-    public init() {}
+    /// - Parameter tracksTimeZones: remember whose time zone changes (the schedule stage
+    ///   recomputes their floating schedules); off for the compose stage.
+    public init(tracksTimeZones: Bool = false) {
+        self.tracksTimeZones = tracksTimeZones
+    }
+
+    /// The users whose time zone changed (or who were forgotten) since the last call.
+    public func takeTimeZoneChanges() -> Set<String> {
+        zoneChanges.withLock { changes in
+            defer { changes = [] }
+            return changes
+        }
+    }
+
+    private func store(_ profile: UserProfile?, for user: String) {
+        let previous = profiles.withLock { profiles in
+            defer { profiles[user] = profile }
+            return profiles[user]
+        }
+        if tracksTimeZones, previous?.timeZone != profile?.timeZone {
+            zoneChanges.withLock { _ = $0.insert(user) }
+        }
+    }
 
     public func profile(_ user: String) -> UserProfile? { profiles.withLock { $0[user] } }
 
@@ -20,7 +45,7 @@ public final class UserDirectory: Sendable {
     public func apply(_ message: ConsumedMessage) throws(Rejection.Reason) {
         guard let value = message.value else {
             guard let key = message.keyString else { throw .invalid("a tombstone without a key") }
-            profiles.withLock { $0[key] = nil }
+            store(nil, for: key)
             return
         }
         let profile: UserProfile
@@ -32,6 +57,6 @@ public final class UserDirectory: Sendable {
         if let key = message.keyString, key != profile.partitionKey {
             throw .invalid("key '\(key)' is not the profile's user '\(profile.userRecordName)'")
         }
-        profiles.withLock { $0[profile.userRecordName] = profile }
+        store(profile, for: profile.userRecordName)
     }
 }

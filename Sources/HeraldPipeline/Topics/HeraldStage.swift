@@ -6,10 +6,10 @@ public enum HeraldStage: String, CaseIterable, Sendable {
     public var inputTopics: [TopicCatalog.Topic] {
         switch self {
         case .match: [TopicCatalog.recordChanges]
-        case .compose: [TopicCatalog.matches, TopicCatalog.badgeResets]
+        case .compose: [TopicCatalog.matches, TopicCatalog.badgeResets, TopicCatalog.scheduleFirings]
         case .reader: [TopicCatalog.notifications, TopicCatalog.notificationReads, TopicCatalog.composeState]
         case .schedule: [TopicCatalog.schedules, TopicCatalog.locations]
-        case .assets: [TopicCatalog.recordChanges]
+        case .assets: [TopicCatalog.recordChanges, TopicCatalog.assetReferences]
         }
     }
 

@@ -29,7 +29,10 @@ public struct TopicCatalog: Sendable {
     public static let schedules = Topic(baseName: "schedules", compacted: true, keyedByUser: true, purpose: "scheduled and region notifications")
     public static let locations = Topic(baseName: "locations", compacted: false, keyedByUser: true, purpose: "device locations for region triggers")
     public static let scheduleState = Topic(baseName: "schedule-state", compacted: true, keyedByUser: true, purpose: "schedule stage state changelog")
+    public static let scheduleFirings = Topic(baseName: "schedule-firings", compacted: false, keyedByUser: true, purpose: "schedules that fired, into the compose stage")
+    public static let assetRecords = Topic(baseName: "asset-records", compacted: true, keyedByUser: false, purpose: "asset ledger: each record's assets (changelog, partitioned like record-changes)")
     public static let assetReferences = Topic(baseName: "asset-refs", compacted: false, keyedByUser: false, purpose: "asset references, keyed by file checksum")
+    public static let assetLedger = Topic(baseName: "asset-ledger", compacted: true, keyedByUser: false, purpose: "asset ledger: referencing records per checksum (changelog)")
     public static let assetCollection = Topic(baseName: "asset-gc", compacted: false, keyedByUser: false, purpose: "unreferenced assets past the grace period")
     public static let deadLetters = Topic(baseName: "dead-letters", compacted: false, keyedByUser: false, purpose: "input no stage could process, with the reason")
     public static let logs = Topic(baseName: "logs", compacted: false, keyedByUser: false, purpose: "structured log lines of every instance")
@@ -37,7 +40,8 @@ public struct TopicCatalog: Sendable {
     /// Every topic, in data-flow order.
     public static let all: [Topic] = [
         recordChanges, subscriptions, users, matches, notifications, notificationReads, badgeResets,
-        composeState, schedules, locations, scheduleState, assetReferences, assetCollection, deadLetters, logs,
+        composeState, schedules, locations, scheduleState, scheduleFirings, assetRecords, assetReferences, assetLedger,
+        assetCollection, deadLetters, logs,
     ]
 
     /// Default `herald.`.

@@ -59,10 +59,7 @@ struct StageFactory {
         }
         let localizations = try options.localizations.map { try LocalizationDirectory.load($0) }
         let processor = ComposeProcessor(
-            topics: .init(
-                matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
-                notifications: catalog.name(TopicCatalog.notifications),
-                composeState: catalog.name(TopicCatalog.composeState)),
+            topics: .init(catalog),
             delivery: Delivery(catalog: localizations), users: users, changelog: changelog)
         let runner = StageRunner(
             configuration: configuration(for: .compose), processor: processor, consumer: try consumer(for: .compose),

@@ -1,0 +1,1 @@
+// HeraldAssets: the asset ledger — references per file checksum, grace period, collection.

@@ -1,0 +1,1 @@
+// HeraldScheduler: UILocalNotification-style schedules — recurrence, regions, the 64 limit.
