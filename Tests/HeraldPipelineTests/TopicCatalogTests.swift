@@ -25,6 +25,17 @@ struct TopicCatalogTests {
         #expect(throws: PipelineError.self) { try catalog.checkCoPartitioning(ensured) }
     }
 
+    @Test("topics whose partition count is not the catalog's are refused, naming them")
+    func partitionCountIsChecked() throws {
+        let catalog = TopicCatalog()
+        var ensured = catalog.specifications.map { EnsuredTopic(name: $0.name, partitions: 6, created: false) }
+        ensured.append(EnsuredTopic(name: "someone-elses-topic", partitions: 1, created: false))
+        try catalog.checkCoPartitioning(ensured)
+        ensured[ensured.firstIndex { $0.name == "herald.asset-refs" }!].partitions = 12
+        let error = #expect(throws: PipelineError.self) { try catalog.checkCoPartitioning(ensured) }
+        #expect(error?.reason.contains("herald.asset-refs=12") == true)
+    }
+
     @Test("each stage consumes as its own group under the prefix")
     func stageGroups() {
         #expect(HeraldStage.match.groupID(prefix: "herald.") == "herald.match")

@@ -75,15 +75,26 @@ public struct TopicCatalog: Sendable {
         }
     }
 
-    /// Checks that the user-keyed topics share one partition count.
+    /// Checks that the user-keyed topics share one partition count, and that every topic
+    /// has the catalog's count: followers read partitions `0..<partitions`, stages write
+    /// their changelogs to their input's partition number, and schedules are placed on
+    /// their recipient's partition.
     /// - Throws: `PipelineError` naming the topics that differ.
     public func checkCoPartitioning(_ ensured: [EnsuredTopic]) throws(PipelineError) {
         let userKeyed = Set(Self.all.filter(\.keyedByUser).map(name))
         let counts = ensured.filter { userKeyed.contains($0.name) }
-        guard let first = counts.first, counts.contains(where: { $0.partitions != first.partitions }) else { return }
-        let listing = counts.map { "\($0.name)=\($0.partitions)" }.joined(separator: ", ")
+        if let first = counts.first, counts.contains(where: { $0.partitions != first.partitions }) {
+            let listing = counts.map { "\($0.name)=\($0.partitions)" }.joined(separator: ", ")
+            throw PipelineError(
+                code: .topicLayout,
+                reason: "topics keyed by user must have the same partition count to be co-partitioned: \(listing)")
+        }
+        let ours = Set(Self.all.map(name))
+        let differing = ensured.filter { ours.contains($0.name) && $0.partitions != partitions }
+        guard !differing.isEmpty else { return }
+        let listing = differing.map { "\($0.name)=\($0.partitions)" }.joined(separator: ", ")
         throw PipelineError(
             code: .topicLayout,
-            reason: "topics keyed by user must have the same partition count to be co-partitioned: \(listing)")
+            reason: "Herald runs with \(partitions) partitions per topic but these topics exist with another count: \(listing); start it with the topics' count (--partitions) or recreate them")
     }
 }
