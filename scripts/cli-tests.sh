@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The herald command-line tools (predicate, match, strings, payload) against expected exit
+# The herald command-line tools (predicate, match, strings, payload, schedule) against expected exit
 # codes, stdout and stderr. Fixtures and golden files live in tests/cli/.
 #
 #   scripts/cli-tests.sh                 uses .build/debug/herald
@@ -266,6 +266,40 @@ t "payload: --localizations not a directory" 2 empty "has:--localizations: $F/no
   $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --localizations $F/nowhere
 t "payload: bad localization file named" 2 empty "re:--localizations: .*Localizable.strings:3:" \
   $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --localizations $F/localizations-bad
+
+# --- schedule next ----------------------------------------------------------------------
+SN="schedule next"
+SS=$S/schedules
+t "schedule: daily 02:30 Paris across spring-forward (02:30 → 03:30)" 0 "golden:$F/schedule-daily-spring-forward.expected.json" empty \
+  $SN --schedule $SS/alarm-paris-daily.json --after 2026-03-27T00:00:00Z --count 4
+t "schedule: daily 02:30 Paris across fall-back (the first 02:30)" 0 "golden:$F/schedule-daily-fall-back.expected.json" empty \
+  $SN --schedule $SS/alarm-paris-daily.json --after 2026-10-23T00:00:00Z --count 4
+t "schedule: the alarm follows the user to New York" 0 'py:j == ["2026-06-01T06:30:00Z", "2026-06-02T06:30:00Z"]' empty \
+  $SN --schedule $SS/alarm-paris-daily.json --after 2026-06-01T00:00:00Z --count 2 --time-zone America/New_York
+t "schedule: monthly from Jan 31" 0 "golden:$F/schedule-monthly-jan31.expected.json" empty \
+  $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00Z --count 6
+t "schedule: yearly from Feb 29 (NSCalendarUnit 4)" 0 "golden:$F/schedule-yearly-feb29.expected.json" empty \
+  $SN --schedule $SS/birthday-leap-day.json --after 2024-02-29T12:00:00Z --count 8
+t "schedule: --after is strict, offsets accepted" 0 'py:j == ["2026-03-31T09:00:00Z"]' empty \
+  $SN --schedule $SS/rent-monthly.json --after 2026-02-28T10:00:00+01:00 --count 1
+t "schedule: a once-schedule gives at most one instant" 0 'py:j == ["2026-03-29T16:00:00Z"]' empty \
+  $SN --schedule $SS/tea-timer.json --after 2026-01-01T00:00:00Z
+t "schedule: a once-schedule in the past gives none" 0 "text:[]" empty \
+  $SN --schedule $SS/tea-timer.json --after 2026-03-29T16:00:00Z
+t "schedule: a region schedule gives none, with a note" 0 "text:[]" "re:^note: a region schedule" \
+  $SN --schedule $SS/near-tower.json --after 2026-01-01T00:00:00Z
+t "schedule: invalid schedule names the path" 2 empty "has:repeatInterval second is under a minute" \
+  $SN --schedule $F/schedule-invalid.json --after 2026-01-01T00:00:00Z
+t "schedule: a fire date and a region" 2 empty "has:region: a schedule fires on a date or on a region, not both" \
+  $SN --schedule $F/schedule-date-and-region.json --after 2026-01-01T00:00:00Z
+t "schedule: unreadable file" 2 empty "has:cannot read $F/nope.json" \
+  $SN --schedule $F/nope.json --after 2026-01-01T00:00:00Z
+t "schedule: bad --after" 2 empty "has:--after" \
+  $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00
+t "schedule: bad --time-zone" 2 empty 'has:--time-zone: unknown time zone "Mars/Olympus"' \
+  $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00Z --time-zone Mars/Olympus
+t "schedule: --count 0" 2 empty "has:--count must be within" \
+  $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00Z --count 0
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

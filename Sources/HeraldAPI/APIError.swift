@@ -35,7 +35,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         /// 400: the request is malformed (bad JSON — the reason names the JSON path —, a bad
         /// parameter, an invalid change token).
         public static let badRequest = Code("BAD_REQUEST", status: 400)
-        /// 404: no such route, or no such subscription for this user.
+        /// 404: no such route, or no such subscription or schedule for this user.
         public static let notFound = Code("NOT_FOUND", status: 404)
         /// 405: the path exists but not with this method (`Allow` lists the methods).
         public static let methodNotAllowed = Code("METHOD_NOT_ALLOWED", status: 405)
@@ -50,6 +50,10 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidSubscription = Code("INVALID_SUBSCRIPTION", status: 400)
         /// 400: the subscription's predicate does not compile.
         public static let invalidPredicate = Code("INVALID_PREDICATE", status: 400)
+        /// 400: the schedule is well-formed JSON but not a valid schedule (a fire date and a
+        /// region together, a repeat under a minute, an unknown time zone, `null` or `aps`
+        /// in `userInfo`, a payload too large…).
+        public static let invalidSchedule = Code("INVALID_SCHEDULE", status: 400)
         /// 500: the server failed; details are logged, not returned.
         public static let internalError = Code("INTERNAL_ERROR", status: 500)
         /// 503: the request could not be handed to Kafka (or too many event streams are
@@ -61,7 +65,8 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         static let known: [Code] = [
             .authenticationRequired, .authenticationFailed, .accessDenied, .badRequest, .notFound,
             .methodNotAllowed, .duplicateSubscription, .changeTokenExpired, .requestTooLarge,
-            .invalidSubscription, .invalidPredicate, .internalError, .serviceUnavailable, .invalidConfiguration,
+            .invalidSubscription, .invalidPredicate, .invalidSchedule, .internalError, .serviceUnavailable,
+            .invalidConfiguration,
         ]
 
         public var description: String { rawValue }

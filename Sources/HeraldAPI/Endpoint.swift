@@ -12,16 +12,23 @@ enum Endpoint: String, CaseIterable, Sendable {
     case getSubscription
     case saveSubscription
     case deleteSubscription
+    case saveSchedule
+    case listSchedules
+    case getSchedule
+    case deleteSchedule
+    case reportLocation
     case openAPIDocument
 
     static let containerPrefix = "/v1/containers/{container}"
 
     var method: HTTPRequest.Method {
         switch self {
-        case .fetchChanges, .markRead, .setBadge: .post
-        case .streamNotifications, .getBadge, .listSubscriptions, .getSubscription, .openAPIDocument: .get
+        case .fetchChanges, .markRead, .setBadge, .saveSchedule, .reportLocation: .post
+        case .streamNotifications, .getBadge, .listSubscriptions, .getSubscription, .listSchedules, .getSchedule,
+            .openAPIDocument:
+            .get
         case .saveSubscription: .put
-        case .deleteSubscription: .delete
+        case .deleteSubscription, .deleteSchedule: .delete
         }
     }
 
@@ -35,6 +42,9 @@ enum Endpoint: String, CaseIterable, Sendable {
         case .listSubscriptions: Self.containerPrefix + "/{database}/subscriptions"
         case .getSubscription, .saveSubscription, .deleteSubscription:
             Self.containerPrefix + "/{database}/subscriptions/{subscriptionID}"
+        case .saveSchedule, .listSchedules: Self.containerPrefix + "/schedules"
+        case .getSchedule, .deleteSchedule: Self.containerPrefix + "/schedules/{scheduleID}"
+        case .reportLocation: Self.containerPrefix + "/locations"
         case .openAPIDocument: "/openapi.yaml"
         }
     }

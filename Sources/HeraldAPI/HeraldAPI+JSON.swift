@@ -70,6 +70,25 @@ extension HeraldAPI {
             throw APIError.badJSON(error)
         }
     }
+
+    /// Fills in the members of a request body that the path and the token imply: an absent
+    /// or `null` member takes the implied value; a given one must equal it.
+    /// - Parameter implied: (member, value, where the value comes from — for the error).
+    /// - Throws: `APIError` (`BAD_REQUEST`) naming the member that disagrees.
+    static func complete(
+        _ members: inout [String: JSONValue], with implied: [(key: String, value: String, source: String)]
+    ) throws(APIError) {
+        for (key, value, source) in implied {
+            switch members[key] {
+            case nil, .null?:
+                members[key] = .string(value)
+            case .string(let given)? where given == value:
+                break
+            case let given?:
+                throw APIError(.badRequest, "\(key): \(given) does not match \(source) ('\(value)')")
+            }
+        }
+    }
 }
 
 /// `HTTPField.Name`, reached through the `HTTPFields` Hummingbird re-exports.

@@ -4,11 +4,12 @@ import HeraldReader
 import Hummingbird
 
 /// Herald's client HTTP API (DESIGN §7): fetching, streaming and marking notifications,
-/// the badge, and subscriptions, under `/v1/containers/{container}`, plus `/openapi.yaml`.
+/// the badge, subscriptions, scheduled notifications and device locations, under
+/// `/v1/containers/{container}`, plus `/openapi.yaml`.
 ///
 /// Pure of Kafka: what clients ask to change goes to a `HeraldPublisher`, subscriptions are
-/// read and checked through a `SubscriptionDirectory`, notifications come from the reader's
-/// `NotificationStore`. Every `/v1` route needs `Authorization: Bearer <JWT>` whose `cid`
+/// read and checked through a `SubscriptionDirectory`, schedules read through a
+/// `ScheduleDirectory`, notifications come from the reader's `NotificationStore`. Every `/v1` route needs `Authorization: Bearer <JWT>` whose `cid`
 /// is the path's container; `sub` is who asks. Errors are JSON
 /// `{"serverErrorCode", "reason", "uuid"}` (`APIError`). The routes and their status codes
 /// are documented in `docs/openapi.yaml`, served at `/openapi.yaml`.
@@ -17,6 +18,7 @@ public struct HeraldAPI: Sendable {
     let badges: any BadgeReading
     let publisher: any HeraldPublisher
     let directory: any SubscriptionDirectory
+    let schedules: any ScheduleDirectory
     let notifier: StreamNotifier
     let authenticator: APIAuthenticator
     let limits: APILimits
@@ -27,21 +29,25 @@ public struct HeraldAPI: Sendable {
     ///   - store: where notifications are fetched and streamed from (its `tokenSigner`
     ///     issues the event ids).
     ///   - badges: the current badge of a user.
-    ///   - publisher: where subscriptions, tombstones, reads and badge resets go.
+    ///   - publisher: where subscriptions, schedules, their tombstones, reads, badge resets
+    ///     and locations go.
     ///   - directory: the subscriptions the match stage knows, and their rules.
+    ///   - schedules: the pending schedules.
     ///   - notifier: wakes event streams; the reader service feeds it.
     ///   - authenticator: checks bearer tokens.
     ///   - limits: body size, heartbeat, stream bounds.
-    ///   - now: the clock for `readAt` and `requestedAt`.
+    ///   - now: the clock for `readAt`, `requestedAt`, a schedule's `createdAt` and the 64
+    ///     limit, and a location's default `timestamp`.
     public init(
         store: NotificationStore, badges: any BadgeReading, publisher: any HeraldPublisher,
-        directory: any SubscriptionDirectory, notifier: StreamNotifier, authenticator: APIAuthenticator,
-        limits: APILimits = APILimits(), now: @escaping @Sendable () -> Date = { Date() }
+        directory: any SubscriptionDirectory, schedules: any ScheduleDirectory, notifier: StreamNotifier,
+        authenticator: APIAuthenticator, limits: APILimits = APILimits(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.store = store
         self.badges = badges
         self.publisher = publisher
         self.directory = directory
+        self.schedules = schedules
         self.notifier = notifier
         self.authenticator = authenticator
         self.limits = limits
@@ -133,6 +139,11 @@ public struct HeraldAPI: Sendable {
         case .getSubscription: try getSubscription(context, caller: caller)
         case .saveSubscription: try await saveSubscription(request, context: context, caller: caller)
         case .deleteSubscription: try await deleteSubscription(context, caller: caller)
+        case .saveSchedule: try await saveSchedule(request, caller: caller)
+        case .listSchedules: try listSchedules(caller: caller)
+        case .getSchedule: try getSchedule(context, caller: caller)
+        case .deleteSchedule: try await deleteSchedule(context, caller: caller)
+        case .reportLocation: try await reportLocation(request, caller: caller)
         case .openAPIDocument: Self.openAPIResponse()
         }
     }

@@ -8,6 +8,8 @@ public struct Delivery: Sendable {
     public var composer: NotificationComposer
     /// The apps' localizations for server-side rendering (`nil`: plain texts).
     public var catalog: LocalizationCatalog?
+    /// Composes the firings of schedules.
+    public var scheduledComposer = ScheduledComposer()
 
     public init(composer: NotificationComposer = NotificationComposer(), catalog: LocalizationCatalog? = nil) {
         self.composer = composer

@@ -13,6 +13,7 @@ struct Herald: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, DemoCommand.self, BrokerCommand.self, ChangesCommand.self, TopicsCommand.self,
             PredicateCommand.self, MatchCommand.self, StringsCommand.self, BenchCommand.self,
-            PayloadCommand.self, SubscriptionsCommand.self, FetchCommand.self, TokenCommand.self,
+            PayloadCommand.self, SubscriptionsCommand.self, FetchCommand.self, TokenCommand.self, ScheduleCommand.self,
+            AssetsCommand.self,
         ])
 }

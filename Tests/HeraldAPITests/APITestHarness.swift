@@ -20,6 +20,7 @@ struct APITestHarness: Sendable {
     let store: NotificationStore
     let publisher: InMemoryPublisher
     let directory: InMemoryDirectory
+    let schedules: InMemorySchedules
     let badges: InMemoryBadges
     let notifier: StreamNotifier
     let authenticator: APIAuthenticator
@@ -33,13 +34,14 @@ struct APITestHarness: Sendable {
         store = try databasePath.map { try NotificationStore(path: $0, tokenSigner: signer, retention: retention) }
             ?? NotificationStore.inMemory(tokenSigner: signer, retention: retention)
         directory = InMemoryDirectory()
-        publisher = InMemoryPublisher(directory: directory)
+        schedules = InMemorySchedules()
+        publisher = InMemoryPublisher(directory: directory, schedules: schedules)
         badges = InMemoryBadges()
         notifier = StreamNotifier()
         authenticator = try await APIAuthenticator(secret: Self.secret)
         api = HeraldAPI(
-            store: store, badges: badges, publisher: publisher, directory: directory, notifier: notifier,
-            authenticator: authenticator, limits: limits, now: { Self.now })
+            store: store, badges: badges, publisher: publisher, directory: directory, schedules: schedules,
+            notifier: notifier, authenticator: authenticator, limits: limits, now: { Self.now })
     }
 
     /// An application whose router holds the API's routes (and nothing else).
@@ -125,6 +127,10 @@ final class InMemoryPublisher: HeraldPublisher {
         case tombstone(String)
         case read(NotificationRead)
         case badgeReset(BadgeReset)
+        case schedule(Schedule)
+        /// A schedule tombstone: its key.
+        case scheduleTombstone(String)
+        case location(DeviceLocation)
     }
 
     struct Unavailable: Error {}
@@ -132,9 +138,12 @@ final class InMemoryPublisher: HeraldPublisher {
     private let state = Mutex<(messages: [Message], failing: Bool)>(([], false))
     /// Subscriptions and tombstones are applied to it, as the match stage would.
     let directory: InMemoryDirectory
+    /// Schedules and their tombstones are applied to it, as the API's table would.
+    let schedules: InMemorySchedules
 
-    init(directory: InMemoryDirectory) {
+    init(directory: InMemoryDirectory, schedules: InMemorySchedules = InMemorySchedules()) {
         self.directory = directory
+        self.schedules = schedules
     }
 
     var messages: [Message] { state.withLock { $0.messages } }
@@ -164,6 +173,39 @@ final class InMemoryPublisher: HeraldPublisher {
     func publish(read: NotificationRead) async throws { try record(.read(read)) }
 
     func publish(badgeReset: BadgeReset) async throws { try record(.badgeReset(badgeReset)) }
+
+    func publish(schedule: Schedule) async throws {
+        try record(.schedule(schedule))
+        schedules.put(schedule)
+    }
+
+    func deleteSchedule(_ schedule: Schedule) async throws {
+        try record(.scheduleTombstone(schedule.partitionKey))
+        schedules.remove(key: schedule.partitionKey)
+    }
+
+    func publish(location: DeviceLocation) async throws { try record(.location(location)) }
+}
+
+/// The API's schedule table, in memory.
+final class InMemorySchedules: ScheduleDirectory {
+    private let byKey = Mutex<[String: Schedule]>([:])
+
+    func put(_ schedule: Schedule) {
+        byKey.withLock { $0[schedule.partitionKey] = schedule }
+    }
+
+    func remove(key: String) {
+        _ = byKey.withLock { $0.removeValue(forKey: key) }
+    }
+
+    func schedule(forKey key: String) -> Schedule? {
+        byKey.withLock { $0[key] }
+    }
+
+    func schedules(recipient: String, container: String) -> [Schedule] {
+        byKey.withLock { $0.values.filter { $0.recipient == recipient && $0.container == container } }
+    }
 }
 
 /// The match stage's table, over the matcher's `SubscriptionIndex`.

@@ -30,6 +30,7 @@ struct AuthenticationTests {
         let harness = try await H()
         let path = route.path.replacingOccurrences(of: "{container}", with: H.container)
             .replacingOccurrences(of: "{database}", with: "private").replacingOccurrences(of: "{subscriptionID}", with: "s1")
+            .replacingOccurrences(of: "{scheduleID}", with: "s1")
         try await harness.application().test(.router) { client in
             let response = try await client.execute(uri: path, method: HTTPRequest.Method(route.method)!, body: ByteBuffer(string: "{}"))
             let error = try response.error(.unauthorized)

@@ -70,7 +70,7 @@ struct HTTPPipelineTests {
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store),
             publisher: KafkaHeraldPublisher(producer: producer, catalog: catalog, table: table),
-            directory: table, notifier: notifier, authenticator: authenticator)
+            directory: table, schedules: ScheduleTable(), notifier: notifier, authenticator: authenticator)
         let router = Router()
         api.addRoutes(to: router)
         let application = Application(router: router)

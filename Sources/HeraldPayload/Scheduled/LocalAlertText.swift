@@ -30,7 +30,8 @@ public enum LocalAlertText {
 
     /// Where a specifier that starts after a `%` at `start - 1` ends (one past its
     /// conversion character), or `nil` when the text there is no specifier.
-    /// Grammar: `[n$][flags][width|*][.precision|.*][length]conversion`.
+    /// Grammar: `[n$][flags][width|*][.precision|.*][length]conversion`. The space flag is
+    /// not taken, so prose such as "50% off" is not read as `% o` and kept as written.
     private static func specifierEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
         var index = start
         func skip(while predicate: (Unicode.Scalar) -> Bool) {
@@ -40,7 +41,7 @@ public enum LocalAlertText {
         let digitsStart = index
         skip(while: isDigit)
         if index > digitsStart, index < scalars.count, scalars[index] == "$" { index += 1 } else { index = digitsStart }
-        skip(while: { "-+ #0'".unicodeScalars.contains($0) })
+        skip(while: { "-+#0'".unicodeScalars.contains($0) })
         if index < scalars.count, scalars[index] == "*" { index += 1 } else { skip(while: isDigit) }
         if index < scalars.count, scalars[index] == "." {
             index += 1

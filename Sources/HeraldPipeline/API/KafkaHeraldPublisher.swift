@@ -5,19 +5,29 @@ import HeraldModel
 import HeraldReader
 
 /// What the HTTP API writes, sent to Kafka: subscriptions and their tombstones to the
-/// compacted `subscriptions` topic, reads to `notification-reads`, badge resets to
-/// `badge-resets` — each returning once the broker acknowledged it. When this process also
-/// runs the match stage, its subscription table takes the change at once, so a `GET` right
-/// after a `PUT` sees it (the table applies the same record again when it consumes it).
+/// compacted `subscriptions` topic, schedules and theirs to the compacted `schedules`
+/// topic, reads to `notification-reads`, badge resets to `badge-resets`, device locations
+/// to `locations` — each returning once the broker acknowledged it. The subscription table
+/// (when given) and the schedule table take a change at once, so a `GET` right after a
+/// `PUT` or `POST` sees it (the table applies the same record again when it consumes it).
+///
+/// Schedules and their tombstones go to the partition of their recipient
+/// (`KeyPartitioner`), not of their own key, so they are co-partitioned with the user's
+/// locations, profile and notifications.
 public struct KafkaHeraldPublisher: HeraldPublisher {
     public let producer: KafkaProducer
     public let catalog: TopicCatalog
     public let table: SubscriptionTable?
+    public let schedules: ScheduleTable?
 
-    public init(producer: KafkaProducer, catalog: TopicCatalog, table: SubscriptionTable?) {
+    /// - Parameters:
+    ///   - table: the subscription table to update at once, if any.
+    ///   - schedules: the schedule table to update at once, if any.
+    public init(producer: KafkaProducer, catalog: TopicCatalog, table: SubscriptionTable?, schedules: ScheduleTable? = nil) {
         self.producer = producer
         self.catalog = catalog
         self.table = table
+        self.schedules = schedules
     }
 
     public func publish(subscription: Subscription) async throws {
@@ -39,8 +49,29 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
         try await send(TopicCatalog.badgeResets, key: badgeReset.partitionKey, value: try WireCodec().encode(badgeReset))
     }
 
-    private func send(_ topic: TopicCatalog.Topic, key: String, value: Data?) async throws {
-        _ = try await producer.send([OutgoingMessage(topic: catalog.name(topic), key: key, value: value)])
+    public func publish(schedule: Schedule) async throws {
+        try await send(
+            TopicCatalog.schedules, partition: partition(of: schedule), key: schedule.partitionKey,
+            value: try WireCodec().encode(schedule))
+        schedules?.put(schedule)
+    }
+
+    public func deleteSchedule(_ schedule: Schedule) async throws {
+        try await send(TopicCatalog.schedules, partition: partition(of: schedule), key: schedule.partitionKey, value: nil)
+        schedules?.remove(key: schedule.partitionKey)
+    }
+
+    public func publish(location: DeviceLocation) async throws {
+        try await send(TopicCatalog.locations, key: location.partitionKey, value: try WireCodec().encode(location))
+    }
+
+    /// The partition of the schedule's recipient.
+    private func partition(of schedule: Schedule) -> Int32 {
+        KeyPartitioner.partition(of: schedule.recipient, partitions: catalog.partitions)
+    }
+
+    private func send(_ topic: TopicCatalog.Topic, partition: Int32? = nil, key: String, value: Data?) async throws {
+        _ = try await producer.send([OutgoingMessage(topic: catalog.name(topic), partition: partition, key: key, value: value)])
     }
 }
 

@@ -103,6 +103,23 @@ public final class ComposeProcessor: StageProcessor {
                     throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
                 }
                 return [OutgoingMessage(topic: topics.notifications, key: match.recipient, value: encoded)]
+            case topics.scheduleFirings:
+                let firing: ScheduledFiring
+                do { firing = try codec.decode(ScheduledFiring.self, from: value) } catch { throw .undecodable("\(error)") }
+                var user = state(firing.recipient)
+                let outcome: Delivery.Outcome
+                do throws(PayloadError) {
+                    outcome = try delivery.deliver(
+                        firing, at: position, state: &user, profile: users.profile(firing.recipient), now: time)
+                } catch {
+                    throw Rejection.Reason(code: error.code.rawValue, error.description)
+                }
+                staged[firing.recipient] = (user, message.partition)
+                guard case .notification(let composed) = outcome else { return [] }
+                guard let encoded = try? codec.encode(composed.notification) else {
+                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
+                }
+                return [OutgoingMessage(topic: topics.notifications, key: firing.recipient, value: encoded)]
             case topics.badgeResets:
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }

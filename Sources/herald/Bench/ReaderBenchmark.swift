@@ -44,7 +44,7 @@ struct ReaderBenchmark {
         let authenticator = try await APIAuthenticator(secret: String(repeating: "b", count: 40))
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store), publisher: NoPublisher(),
-            directory: NoDirectory(), notifier: StreamNotifier(), authenticator: authenticator)
+            directory: NoDirectory(), schedules: NoSchedules(), notifier: StreamNotifier(), authenticator: authenticator)
         let router = Router()
         router.get("/health/live") { _, _ in "ok" }
         api.addRoutes(to: router)
@@ -167,6 +167,14 @@ private struct NoPublisher: HeraldPublisher {
     func deleteSubscription(key: String) async throws {}
     func publish(read: NotificationRead) async throws {}
     func publish(badgeReset: BadgeReset) async throws {}
+    func publish(schedule: Schedule) async throws {}
+    func deleteSchedule(_ schedule: Schedule) async throws {}
+    func publish(location: DeviceLocation) async throws {}
+}
+
+private struct NoSchedules: ScheduleDirectory {
+    func schedule(forKey key: String) -> Schedule? { nil }
+    func schedules(recipient: String, container: String) -> [Schedule] { [] }
 }
 
 private struct NoDirectory: SubscriptionDirectory {

@@ -61,6 +61,11 @@ struct DemoScript {
             try await markFirstRead(alice, container: container)
         }
         try await showDeadLetters()
+        if let alice = clients["_alice"] {
+            try await DemoSchedules(client: alice, container: container, say: say).play { token in
+                try await fetch(alice, container: container, token: token, limit: 400)
+            }
+        }
     }
 
     private func httpPort() async throws -> Int {

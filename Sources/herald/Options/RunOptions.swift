@@ -39,9 +39,15 @@ struct RunOptions: ParsableArguments {
     @Option(help: "This instance's name in logs and transactional IDs (default: host name and process ID).")
     var instanceID = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
 
+    @Option(help: ArgumentHelp(
+        "How long the assets stage waits before collecting a file no record refers to: a number and ms, s, m, h or d.",
+        valueName: "duration"))
+    var assetGracePeriod = "3d"
+
     func validate() throws {
         _ = try selectedStages()
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be between 0 and 65535") }
+        _ = try assetGracePeriodDuration()
     }
 
     func selectedStages() throws -> [HeraldStage] {
@@ -54,5 +60,10 @@ struct RunOptions: ParsableArguments {
             }
             return stage
         }
+    }
+
+    /// `--asset-grace-period` as a duration.
+    func assetGracePeriodDuration() throws -> Duration {
+        try DurationArgument.parse(assetGracePeriod, option: "--asset-grace-period")
     }
 }

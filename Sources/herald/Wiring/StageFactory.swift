@@ -25,13 +25,15 @@ struct StageFactory {
             return try makeCompose(sharedProducer: sharedProducer)
         case .reader:
             return try makeReader(sharedProducer: sharedProducer)
-        case .schedule, .assets:
-            return nil
+        case .schedule:
+            return try makeSchedule(sharedProducer: sharedProducer)
+        case .assets:
+            return try makeAssets(sharedProducer: sharedProducer)
         }
     }
 
     /// A consumer outside any group (it assigns partitions itself), unique per instance.
-    private func ungroupedConsumer(_ name: String) throws -> KafkaConsumer {
+    func ungroupedConsumer(_ name: String) throws -> KafkaConsumer {
         try KafkaConsumer(
             configuration: environment.consumerConfiguration(
                 groupID: "\(catalog.prefix)\(name)-\(options.instanceID)", clientID: "herald-\(name)-\(options.instanceID)"),
@@ -46,17 +48,7 @@ struct StageFactory {
             topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
             deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness, logger: logger, onReady: { users.gate.open() },
             apply: { message throws(Rejection.Reason) in try users.apply(message) })
-        let environment = self.environment
-        let catalog = self.catalog
-        let options = self.options
-        let logger = self.logger
-        let changelog = ChangelogReader {
-            try KafkaConsumer(
-                configuration: environment.consumerConfiguration(
-                    groupID: "\(catalog.prefix)compose-restore-\(options.instanceID)",
-                    clientID: "herald-compose-restore-\(options.instanceID)"),
-                logger: logger)
-        }
+        let changelog = changelogReader(for: "compose")
         let localizations = try options.localizations.map { try LocalizationDirectory.load($0) }
         let processor = ComposeProcessor(
             topics: .init(catalog),

@@ -1,1 +1,0 @@
-// HeraldAssets: the asset ledger — references per file checksum, grace period, collection.

@@ -1,0 +1,42 @@
+extension AssetLedgerProcessor {
+    /// The topics the asset ledger reads and writes.
+    public struct Topics: Sendable {
+        public var recordChanges: String
+        public var assetReferences: String
+        public var assetRecords: String
+        public var assetLedger: String
+        public var assetCollection: String
+
+        public init(recordChanges: String, assetReferences: String, assetRecords: String, assetLedger: String, assetCollection: String) {
+            self.recordChanges = recordChanges
+            self.assetReferences = assetReferences
+            self.assetRecords = assetRecords
+            self.assetLedger = assetLedger
+            self.assetCollection = assetCollection
+        }
+
+        /// The catalog's topics.
+        public init(_ catalog: TopicCatalog) {
+            self.init(
+                recordChanges: catalog.name(TopicCatalog.recordChanges),
+                assetReferences: catalog.name(TopicCatalog.assetReferences),
+                assetRecords: catalog.name(TopicCatalog.assetRecords), assetLedger: catalog.name(TopicCatalog.assetLedger),
+                assetCollection: catalog.name(TopicCatalog.assetCollection))
+        }
+    }
+
+    /// How the asset ledger collects.
+    public struct Configuration: Sendable {
+        /// The default grace period: 3 days (CloudKit deletes unreferenced data "at least several days" later).
+        public static let defaultGracePeriod: Duration = .seconds(3 * 86_400)
+
+        /// How long a file no record refers to waits before its collection event. Default: 3 days.
+        public var gracePeriod: Duration = Self.defaultGracePeriod
+        /// How often the stage looks for files that came due. Default: 1 s.
+        public var tickInterval: Duration = .seconds(1)
+        /// Inputs over this size are rejected rather than decoded. Default: 1 MiB.
+        public var maxInputBytes = 1 << 20
+
+        public init() {}
+    }
+}

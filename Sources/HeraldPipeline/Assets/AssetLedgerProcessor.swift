@@ -1,0 +1,194 @@
+import Foundation
+import HeraldAssets
+import HeraldKafka
+import HeraldModel
+import Synchronization
+
+/// The asset ledger stage (DESIGN §1): counts, per file checksum, the records that refer to
+/// it, and announces files no record has referred to for the grace period.
+///
+/// - `record-changes` (keyed by zone): each change becomes the record's set of files; the
+///   difference with the last set goes to `asset-refs` (keyed by checksum, so one owner
+///   counts each checksum) and the record's state to the `asset-records` changelog, on the
+///   input's partition number.
+/// - `asset-refs`: each event updates the checksum's entry, written to the `asset-ledger`
+///   changelog on the input's partition number.
+/// - `tick()`: files unreferenced for the grace period go to `asset-gc` (keyed by checksum),
+///   and their entries are deleted from `asset-ledger` (tombstones).
+///
+/// Exactness: references are counted by record, not by change, and each side remembers the
+/// last input offset it applied (per record or checksum, and per partition in
+/// `asset-records`), so replays after a crash or a rebalance count nothing twice. What a
+/// batch or tick changes becomes final only once the runner reports it delivered; otherwise
+/// it is rolled back and redone. Both changelogs rely on every Herald topic having the same
+/// partition count, and on the range assignor giving an instance the same partition numbers
+/// of both inputs.
+public final class AssetLedgerProcessor: StageProcessor {
+    public let topics: Topics
+    public let configuration: Configuration
+    let changelog: ChangelogReader
+    private let now: @Sendable () -> Int64
+    let ledgers = Mutex(AssetLedgerPartitions())
+
+    /// - Parameters:
+    ///   - changelog: reads `asset-records` and `asset-ledger` when partitions are assigned.
+    ///   - now: the clock collections are due by, milliseconds since 1970 (injectable for tests).
+    public init(
+        topics: Topics, changelog: ChangelogReader, configuration: Configuration = Configuration(),
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        self.topics = topics
+        self.changelog = changelog
+        self.configuration = configuration
+        self.now = now
+    }
+
+    public var tickInterval: Duration? { configuration.tickInterval }
+
+    /// Stored and referenced bytes of the checksums this instance owns.
+    public var stats: AssetStats { ledgers.withLock { $0.stats } }
+
+    /// The ledger entry of a file, when this instance owns its checksum.
+    public func entry(for fileChecksum: String) -> AssetLedgerEntry? {
+        ledgers.withLock { owned in owned.assets.values.lazy.compactMap { $0[fileChecksum] }.first }
+    }
+
+    public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
+        ledgers.withLock { owned in
+            owned.rollback()
+            var changed = ChangedStates()
+            var result = StageResult.each(batch) { message throws(Rejection.Reason) in
+                let value = try checkedValue(message)
+                switch message.topic {
+                case topics.recordChanges:
+                    return try applyChange(value, message, &owned, &changed)
+                case topics.assetReferences:
+                    try applyReference(value, message, &owned, &changed)
+                    return []
+                default:
+                    throw .invalid("the assets stage does not read \(message.topic)")
+                }
+            }
+            result.outputs += changed.outputs(topics, owned)
+            return result
+        }
+    }
+
+    /// Files unreferenced for the grace period: collection events and tombstones.
+    public func tick() async throws -> StageResult {
+        let time = now()
+        return ledgers.withLock { owned in
+            owned.rollback()
+            var outputs: [OutgoingMessage] = []
+            for partition in owned.assets.keys.sorted() {
+                owned.touch(assets: partition)
+                let due = owned.assets[partition]?.collectDue(now: time, gracePeriod: configuration.gracePeriod) ?? []
+                for collection in due {
+                    outputs.append(OutgoingMessage(
+                        topic: topics.assetCollection, key: collection.partitionKey, value: Self.encode(collection)))
+                    outputs.append(OutgoingMessage(
+                        topic: topics.assetLedger, partition: partition, key: collection.fileChecksum, value: nil))
+                }
+            }
+            return StageResult(outputs: outputs)
+        }
+    }
+
+    public func delivered(_ batch: [ConsumedMessage]) async {
+        ledgers.withLock { $0.commit() }
+    }
+
+    /// Drops the ledgers of partitions taken away (their new owner restores them).
+    public func partitionsRevoked(_ partitions: [TopicPartition]) async {
+        let records = Set(partitions.filter { $0.topic == topics.recordChanges }.map(\.partition))
+        let assets = Set(partitions.filter { $0.topic == topics.assetReferences }.map(\.partition))
+        ledgers.withLock { $0.drop(records: records, assets: assets) }
+    }
+
+    private func checkedValue(_ message: ConsumedMessage) throws(Rejection.Reason) -> Data {
+        guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
+        guard value.count <= configuration.maxInputBytes else {
+            throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(configuration.maxInputBytes)")
+        }
+        return value
+    }
+
+    /// A record change → its reference events; the record's new state is kept for the batch's end.
+    private func applyChange(
+        _ value: Data, _ message: ConsumedMessage, _ owned: inout AssetLedgerPartitions, _ changed: inout ChangedStates
+    ) throws(Rejection.Reason) -> [OutgoingMessage] {
+        let change: RecordChange
+        do { change = try WireCodec().decode(RecordChange.self, from: value) } catch { throw .undecodable("\(error)") }
+        owned.touch(records: message.partition)
+        guard let update = owned.records[message.partition, default: RecordAssetLedger()].apply(change, at: message.offset) else {
+            return []
+        }
+        changed.records[message.partition, default: [:]].updateValue(update.state, forKey: update.record)
+        return update.events.map {
+            OutgoingMessage(topic: topics.assetReferences, key: $0.partitionKey, value: Self.encode($0))
+        }
+    }
+
+    /// A reference event → the checksum's new entry, kept for the batch's end.
+    private func applyReference(
+        _ value: Data, _ message: ConsumedMessage, _ owned: inout AssetLedgerPartitions, _ changed: inout ChangedStates
+    ) throws(Rejection.Reason) {
+        let event: AssetReferenceEvent
+        do { event = try WireCodec().decode(AssetReferenceEvent.self, from: value) } catch { throw .undecodable("\(error)") }
+        guard message.keyString == event.fileChecksum else {
+            throw .invalid("key \(message.keyString ?? "null") is not the event's fileChecksum \(event.fileChecksum)")
+        }
+        owned.touch(assets: message.partition)
+        guard let entry = owned.assets[message.partition, default: AssetLedger()].apply(event, at: message.offset) else { return }
+        changed.entries[message.partition, default: [:]][entry.fileChecksum] = entry
+    }
+
+    /// Encodes a value of the ledger's wire formats, which hold only strings, integers and
+    /// booleans: failing would be a programming error.
+    static func encode<T: Encodable>(_ value: T) -> Data {
+        do {
+            return try WireCodec().encode(value)
+        } catch {
+            preconditionFailure("encoding \(T.self) cannot fail: \(error)")
+        }
+    }
+}
+
+/// The states a batch changed, per partition: written once each, at the batch's end, with
+/// the partitions' applied offsets.
+struct ChangedStates {
+    var records: [Int32: [String: RecordAssets?]] = [:]
+    var entries: [Int32: [String: AssetLedgerEntry]] = [:]
+
+    func outputs(_ topics: AssetLedgerProcessor.Topics, _ owned: AssetLedgerPartitions) -> [OutgoingMessage] {
+        var outputs: [OutgoingMessage] = []
+        for (partition, states) in records.sorted(by: { $0.key < $1.key }) {
+            for (record, state) in states.sorted(by: { $0.key < $1.key }) {
+                outputs.append(OutgoingMessage(
+                    topic: topics.assetRecords, partition: partition, key: record, value: state.map { AssetLedgerProcessor.encode($0) }))
+            }
+            if let offset = owned.records[partition]?.appliedThrough {
+                outputs.append(Self.watermark(.recordChanges, partition, offset, topics))
+            }
+        }
+        for (partition, states) in entries.sorted(by: { $0.key < $1.key }) {
+            for (_, entry) in states.sorted(by: { $0.key < $1.key }) {
+                outputs.append(OutgoingMessage(
+                    topic: topics.assetLedger, partition: partition, key: entry.fileChecksum,
+                    value: AssetLedgerProcessor.encode(entry)))
+            }
+            if let offset = owned.assets[partition]?.appliedThrough {
+                outputs.append(Self.watermark(.assetReferences, partition, offset, topics))
+            }
+        }
+        return outputs
+    }
+
+    private static func watermark(
+        _ input: AppliedOffset.Input, _ partition: Int32, _ offset: Int64, _ topics: AssetLedgerProcessor.Topics
+    ) -> OutgoingMessage {
+        let applied = AppliedOffset(input: input, partition: partition, offset: offset)
+        return OutgoingMessage(
+            topic: topics.assetRecords, partition: partition, key: applied.key, value: AssetLedgerProcessor.encode(applied))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import HeraldKafka
+import HeraldModel
+import HeraldScheduler
+
+extension ScheduleProcessor {
+    /// One batch's (or tick's) work: the users' states as they change, and the messages
+    /// to produce.
+    struct Work {
+        let processor: ScheduleProcessor
+        let current: [String: UserSchedules]
+        let now: Int64
+        let codec = WireCodec()
+        var staged: [String: Staged] = [:]
+        var outputs: [OutgoingMessage] = []
+
+        init(processor: ScheduleProcessor, current: [String: UserSchedules], now: Int64) {
+            self.processor = processor
+            self.current = current
+            self.now = now
+        }
+
+        private var topics: Topics { processor.topics }
+
+        func state(_ recipient: String) -> UserSchedules {
+            staged[recipient]?.state ?? current[recipient] ?? UserSchedules(recipient: recipient)
+        }
+
+        /// Applies one input message; returns what it produces.
+        mutating func apply(_ message: ConsumedMessage) throws(Rejection.Reason) -> [OutgoingMessage] {
+            if let value = message.value, value.count > processor.maxInputBytes {
+                throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(processor.maxInputBytes)")
+            }
+            let position = UserSchedules.Position(topic: message.topic, partition: message.partition, offset: message.offset)
+            switch message.topic {
+            case topics.schedules:
+                return try applySchedule(message, at: position)
+            case topics.locations:
+                return try applyLocation(message, at: position)
+            default:
+                throw .invalid("the schedule stage does not read \(message.topic)")
+            }
+        }
+
+        private mutating func applySchedule(
+            _ message: ConsumedMessage, at position: UserSchedules.Position
+        ) throws(Rejection.Reason) -> [OutgoingMessage] {
+            guard let key = message.keyString else {
+                throw .invalid("a schedule record needs the key container/recipient/scheduleID")
+            }
+            let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
+                throw .invalid("schedule key '\(key)' is not container/recipient/scheduleID")
+            }
+            let recipient = String(parts[1])
+            try checkPlacement(message, recipient: recipient)
+            var user = state(recipient)
+            let outcome: ScheduleOutcome
+            if let value = message.value {
+                let schedule: Schedule
+                do { schedule = try codec.decode(Schedule.self, from: value) } catch { throw .undecodable("\(error)") }
+                guard schedule.partitionKey == key else {
+                    throw .invalid("key '\(key)' is not the schedule's own key '\(schedule.partitionKey)'")
+                }
+                outcome = user.apply(
+                    schedule, at: position, now: now, userZone: processor.zone(of: recipient), receivedAt: message.timestamp)
+            } else {
+                user.remove(key, at: position)
+                outcome = ScheduleOutcome()
+            }
+            staged[recipient] = Staged(state: user, partition: message.partition)
+            return messages(for: outcome, partition: message.partition)
+        }
+
+        private mutating func applyLocation(
+            _ message: ConsumedMessage, at position: UserSchedules.Position
+        ) throws(Rejection.Reason) -> [OutgoingMessage] {
+            guard let value = message.value else { throw .invalid("a location record cannot be null") }
+            let location: DeviceLocation
+            do { location = try codec.decode(DeviceLocation.self, from: value) } catch { throw .undecodable("\(error)") }
+            if let key = message.keyString, key != location.recipient {
+                throw .invalid("key '\(key)' is not the location's recipient '\(location.recipient)'")
+            }
+            try checkPlacement(message, recipient: location.recipient)
+            var user = state(location.recipient)
+            let outcome = user.observe(location, at: position)
+            staged[location.recipient] = Staged(state: user, partition: message.partition)
+            return messages(for: outcome, partition: message.partition)
+        }
+
+        /// A tick for one user: recompute floating schedules if their zone changed, then
+        /// fire what is due.
+        mutating func fire(_ recipient: String, zoneChanged: Bool) {
+            guard current[recipient] != nil || staged[recipient] != nil else { return }
+            var user = state(recipient)
+            var outcome = ScheduleOutcome()
+            if zoneChanged {
+                outcome = user.timeZoneChanged(to: processor.zone(of: recipient), now: now)
+            }
+            let due = user.fireDue(now: now)
+            outcome.firings += due.firings
+            outcome.finished += due.finished
+            outcome.discarded += due.discarded
+            let partition = processor.livePartition(of: recipient)
+            staged[recipient] = Staged(state: user, partition: partition)
+            outputs += messages(for: outcome, partition: partition)
+        }
+
+        /// Every touched user's state, for the changelog (sorted, so output order is stable).
+        func stateOutputs() -> [OutgoingMessage] {
+            staged.sorted { $0.key < $1.key }.compactMap { recipient, entry in
+                guard let value = try? codec.encode(entry.state) else { return nil }
+                return OutgoingMessage(topic: topics.scheduleState, partition: entry.partition, key: recipient, value: value)
+            }
+        }
+
+        private func messages(for outcome: ScheduleOutcome, partition: Int32) -> [OutgoingMessage] {
+            var messages: [OutgoingMessage] = []
+            for firing in outcome.firings {
+                guard let value = try? codec.encode(firing) else { continue }
+                messages.append(OutgoingMessage(topic: topics.scheduleFirings, key: firing.recipient, value: value))
+            }
+            for key in outcome.finished + outcome.discarded {
+                messages.append(OutgoingMessage(topic: topics.schedules, partition: partition, key: key, value: nil))
+            }
+            return messages
+        }
+
+        /// Input must sit on its recipient's partition, where this user's state lives.
+        private func checkPlacement(_ message: ConsumedMessage, recipient: String) throws(Rejection.Reason) {
+            let expected = processor.partition(of: recipient)
+            guard message.partition == expected else {
+                throw .invalid(
+                    "\(message.topic) record for user '\(recipient)' is on partition \(message.partition), but belongs on partition \(expected) (murmur2 of the recipient, as the Java client's default partitioner)")
+            }
+        }
+    }
+}

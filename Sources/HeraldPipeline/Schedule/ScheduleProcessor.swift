@@ -1,0 +1,180 @@
+import Foundation
+import HeraldKafka
+import HeraldModel
+import HeraldScheduler
+import Synchronization
+
+/// The schedule stage (DESIGN §1, reference §10): schedules and device locations of its
+/// partitions (all placed by recipient) → firings to `schedule-firings`, which the compose
+/// stage turns into the recipients' notifications, so badges and sequence numbers stay in
+/// one place.
+///
+/// - Time: every `tickInterval` the runner calls `tick()`, which fires what came due by
+///   the injected clock and recomputes floating schedules of users whose time zone changed
+///   (from the `users` topic). Tests run it in virtual time.
+/// - Exactness: each user's `UserSchedules` — armed schedules, next fire instants, region
+///   states, the last input offset applied per partition — goes to the compacted
+///   `schedule-state` changelog with the firings it produced, on the input's partition,
+///   and is restored from there on assignment; a replayed input is recognized and skipped.
+///   A firing produced twice (a crash between the firing and its state) has the same
+///   deterministic ID (schedule + instant), so compose and the reader drop the copy.
+/// - Schedules that finished (fired once, region triggered once) or were discarded by the
+///   64 limit get a tombstone in `schedules`, so the API stops listing them.
+/// - Input must be on its recipient's partition (`KeyPartitioner` of the recipient):
+///   anything else, or undecodable, goes to dead letters with the reason.
+public final class ScheduleProcessor: StageProcessor {
+    public struct Topics: Sendable {
+        public var schedules: String
+        public var locations: String
+        public var scheduleState: String
+        public var scheduleFirings: String
+
+        public init(_ catalog: TopicCatalog) {
+            schedules = catalog.name(TopicCatalog.schedules)
+            locations = catalog.name(TopicCatalog.locations)
+            scheduleState = catalog.name(TopicCatalog.scheduleState)
+            scheduleFirings = catalog.name(TopicCatalog.scheduleFirings)
+        }
+    }
+
+    private struct Owned {
+        var states: [String: UserSchedules] = [:]
+        var partitionOf: [String: Int32] = [:]
+        var deadlines = DeadlineQueue()
+        /// Users of this instance whose time zone changed and who are not recomputed yet.
+        var zoneChanged: Set<String> = []
+        var staged: [String: Staged] = [:]
+    }
+
+    struct Staged {
+        var state: UserSchedules
+        var partition: Int32
+    }
+
+    public let topics: Topics
+    public let partitions: Int32
+    public let tickInterval: Duration?
+    /// Inputs over this size are rejected rather than decoded.
+    public let maxInputBytes: Int
+    private let users: UserDirectory
+    private let changelog: ChangelogReader
+    private let now: @Sendable () -> Int64
+    private let owned = Mutex(Owned())
+
+    /// - Parameters:
+    ///   - partitions: the partition count of the user-keyed topics (to check placement).
+    ///   - users: profiles with time-zone tracking on (`UserDirectory(tracksTimeZones: true)`).
+    ///   - tickInterval: how often due schedules are looked for. Default 1 s.
+    ///   - now: the clock, milliseconds since 1970.
+    public init(
+        topics: Topics, partitions: Int32, users: UserDirectory, changelog: ChangelogReader,
+        tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        self.topics = topics
+        self.partitions = partitions
+        self.users = users
+        self.changelog = changelog
+        self.tickInterval = tickInterval
+        self.maxInputBytes = maxInputBytes
+        self.now = now
+    }
+
+    /// How many users' schedules this instance holds.
+    public var userCount: Int { owned.withLock { $0.states.count } }
+
+    /// The earliest instant a schedule of this instance fires at, if any.
+    public var nextDeadline: Int64? { owned.withLock { $0.deadlines.nextDeadline } }
+
+    public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
+        await users.gate.wait()
+        var work = Work(processor: self, current: owned.withLock { $0.states }, now: now())
+        var result = StageResult.each(batch) { message throws(Rejection.Reason) in
+            try work.apply(message)
+        }
+        result.outputs += work.stateOutputs()
+        owned.withLock { $0.staged = work.staged }
+        return result
+    }
+
+    public func tick() async throws -> StageResult {
+        await users.gate.wait()
+        let time = now()
+        let changes = users.takeTimeZoneChanges()
+        let (current, due, dirty) = owned.withLock { owned -> ([String: UserSchedules], [String], Set<String>) in
+            owned.zoneChanged.formUnion(changes.filter { owned.states[$0] != nil })
+            var deadlines = owned.deadlines  // a copy: the live queue changes only once delivered
+            let due = Set(deadlines.due(now: time)).union(owned.zoneChanged)
+            return (owned.states, due.sorted(), owned.zoneChanged)
+        }
+        var work = Work(processor: self, current: current, now: time)
+        for recipient in due {
+            work.fire(recipient, zoneChanged: dirty.contains(recipient))
+        }
+        let result = StageResult(outputs: work.outputs + work.stateOutputs())
+        owned.withLock { $0.staged = work.staged }
+        return result
+    }
+
+    public func delivered(_ batch: [ConsumedMessage]) async {
+        owned.withLock { owned in
+            for (recipient, entry) in owned.staged {
+                owned.states[recipient] = entry.state
+                owned.partitionOf[recipient] = entry.partition
+                owned.deadlines.update(recipient, deadline: entry.state.nextDeadline)
+                owned.zoneChanged.remove(recipient)
+            }
+            owned.staged = [:]
+        }
+    }
+
+    /// Restores the users of the newly assigned partitions from the changelog; their
+    /// floating schedules are checked against their current zone at the next tick.
+    public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
+        let numbers = Set(partitions.map(\.partition)).sorted()
+        let records = try await changelog.read(topic: topics.scheduleState, partitions: numbers)
+        let codec = WireCodec()
+        var restored: [String: Staged] = [:]
+        for (recipient, record) in records {
+            guard let state = try? codec.decode(UserSchedules.self, from: record.value), state.recipient == recipient else { continue }
+            restored[recipient] = Staged(state: state, partition: record.partition)
+        }
+        owned.withLock { owned in
+            for (recipient, entry) in restored {
+                owned.states[recipient] = entry.state
+                owned.partitionOf[recipient] = entry.partition
+                owned.deadlines.update(recipient, deadline: entry.state.nextDeadline)
+                owned.zoneChanged.insert(recipient)
+            }
+        }
+    }
+
+    /// Drops the users of partitions taken away (their new owner restores them).
+    public func partitionsRevoked(_ partitions: [TopicPartition]) async {
+        let numbers = Set(partitions.map(\.partition))
+        owned.withLock { owned in
+            owned.staged = [:]
+            for (recipient, partition) in owned.partitionOf where numbers.contains(partition) {
+                owned.states[recipient] = nil
+                owned.partitionOf[recipient] = nil
+                owned.deadlines.remove(recipient)
+                owned.zoneChanged.remove(recipient)
+            }
+        }
+    }
+
+    /// The user's current zone from the `users` topic (`nil`: unknown, or not a zone).
+    func zone(of recipient: String) -> TimeZone? {
+        users.profile(recipient)?.timeZone.flatMap(TimeZone.init(identifier:))
+    }
+
+    /// The partition of a user's records.
+    func partition(of recipient: String) -> Int32 {
+        KeyPartitioner.partition(of: recipient, partitions: partitions)
+    }
+
+    /// The partition a user's state lives on, for a tick (no input message to follow).
+    func livePartition(of recipient: String) -> Int32 {
+        owned.withLock { $0.partitionOf[recipient] } ?? partition(of: recipient)
+    }
+}

@@ -1,1 +1,0 @@
-// HeraldScheduler: UILocalNotification-style schedules — recurrence, regions, the 64 limit.

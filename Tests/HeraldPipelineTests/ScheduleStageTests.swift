@@ -1,0 +1,168 @@
+import Foundation
+import HeraldDelivery
+import HeraldKafka
+import HeraldModel
+import HeraldPipeline
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// A clock the test moves by hand (milliseconds since 1970).
+final class VirtualClock: Sendable {
+    private let value: Mutex<Int64>
+
+    init(_ start: Int64) { value = Mutex(start) }
+
+    var now: Int64 { value.withLock { $0 } }
+
+    func set(_ instant: Int64) { value.withLock { $0 = instant } }
+}
+
+/// Schedules → schedule stage (virtual time) → compose → notifications, on the embedded broker.
+@Suite("Schedule stage", .timeLimit(.minutes(3)))
+struct ScheduleStageTests {
+    private let container = "iCloud.com.example.clock"
+    // 2026-03-28T12:00Z, the day before Paris springs forward.
+    private let start: Int64 = 1_774_699_200_000
+
+    private func schedule(_ id: String, _ members: String) -> OutgoingMessage {
+        let key = "\(container)/_u1/\(id)"
+        return OutgoingMessage(
+            topic: "", partition: nil, key: key,
+            value: Data(#"{"scheduleID": "\#(id)", "container": "\#(container)", "recipient": "_u1", \#(members)}"#.utf8))
+    }
+
+    private func location(latitude: Double, longitude: Double, at timestamp: Int64) -> Data {
+        Data(#"{"recipient": "_u1", "container": "\#(container)", "latitude": \#(latitude), "longitude": \#(longitude), "timestamp": \#(timestamp)}"#.utf8)
+    }
+
+    private func services(_ fixture: PipelineFixture, clock: VirtualClock, producer: KafkaProducer, generation: Int) throws -> [any Service] {
+        let catalog = fixture.catalog
+        let scheduleUsers = UserDirectory(tracksTimeZones: true)
+        let composeUsers = UserDirectory()
+        func follower(_ directory: UserDirectory, _ name: String) throws -> CompactedTopicFollower {
+            CompactedTopicFollower(
+                name: name, consumer: try fixture.consumer(group: "\(name)-\(generation)"), producer: producer,
+                topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
+                deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil, logger: fixture.logger,
+                onReady: { directory.gate.open() },
+                apply: { message throws(Rejection.Reason) in try directory.apply(message) })
+        }
+        let schedule = StageRunner(
+            configuration: StageConfiguration(
+                name: "schedule", inputTopics: HeraldStage.schedule.inputTopics.map(catalog.name),
+                deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
+            processor: ScheduleProcessor(
+                topics: .init(catalog), partitions: catalog.partitions, users: scheduleUsers,
+                changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
+                tickInterval: .milliseconds(50), now: { clock.now }),
+            consumer: try fixture.consumer(group: "schedule"), producer: producer, logger: fixture.logger)
+        let compose = StageRunner(
+            configuration: StageConfiguration(
+                name: "compose", inputTopics: HeraldStage.compose.inputTopics.map(catalog.name),
+                deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
+            processor: ComposeProcessor(
+                topics: .init(catalog), delivery: Delivery(), users: composeUsers,
+                changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
+                now: { clock.now }),
+            consumer: try fixture.consumer(group: "compose"), producer: producer, logger: fixture.logger)
+        return [try follower(scheduleUsers, "schedule-users"), try follower(composeUsers, "compose-users"), schedule, compose]
+    }
+
+    private func run(_ services: [any Service], _ logger: Logger, _ body: @Sendable () async throws -> Void) async throws {
+        let group = ServiceGroup(services: services, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await body()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
+    private func firings(_ fixture: PipelineFixture, count: Int) async throws -> [ScheduledFiring] {
+        try await fixture.read(fixture.catalog.name(TopicCatalog.scheduleFirings), count: count)
+            .map { try WireCodec().decode(ScheduledFiring.self, from: $0.value ?? Data()) }
+            .sorted { ($0.fireDate, $0.scheduleID) < ($1.fireDate, $1.scheduleID) }
+    }
+
+    @Test("due, immediate, region and daily-across-DST firings each happen once, through a restart and a duplicated firing")
+    func firingsHappenOnce() async throws {
+        let fixture = try await PipelineFixture(partitions: 3)
+        let catalog = fixture.catalog
+        let producer = try fixture.producer()
+        let clock = VirtualClock(start)
+        let partition = KeyPartitioner.partition(of: "_u1", partitions: catalog.partitions)
+        func placed(_ message: OutgoingMessage, on partition: Int32) -> OutgoingMessage {
+            var message = message
+            message.topic = catalog.name(TopicCatalog.schedules)
+            message.partition = partition
+            return message
+        }
+        _ = try await producer.send([
+            OutgoingMessage(topic: catalog.name(TopicCatalog.users), key: "_u1",
+                            value: Data(#"{"userRecordName": "_u1", "timeZone": "Europe/Paris"}"#.utf8)),
+            // Daily at 02:30 Paris from 2026-03-28 (already past: fires at once), then 03:30 on the 29th (the gap).
+            placed(schedule("daily", #""fireDate": 1774661400000, "timeZone": "Europe/Paris", "repeatInterval": "day", "alertBody": "Wake up, 100%% sure", "applicationIconBadgeNumber": 3"#), on: partition),
+            placed(schedule("ping", #""fireDate": "2026-03-28T11:00:00Z", "alertBody": "Ping""#), on: partition),
+            placed(schedule("geo", #""region": {"latitude": 48.8566, "longitude": 2.3522, "radius": 1000, "notifyOnExit": false}, "alertBody": "Welcome to Paris""#), on: partition),
+            placed(schedule("misplaced", #""alertBody": "wrong partition""#), on: (partition + 1) % catalog.partitions),
+        ])
+
+        try await run(try services(fixture, clock: clock, producer: producer, generation: 1), fixture.logger) {
+            var fired = try await firings(fixture, count: 2)
+            #expect(fired.map(\.scheduleID) == ["daily", "ping"])
+            #expect(fired.map(\.trigger) == [.immediate, .immediate])
+            #expect(fired.map(\.fireDate) == [1_774_661_400_000, 1_774_695_600_000])
+
+            // Outside, then inside the region: one entry.
+            let locations = catalog.name(TopicCatalog.locations)
+            _ = try await producer.send([
+                OutgoingMessage(topic: locations, key: "_u1", value: location(latitude: 45.76, longitude: 4.83, at: start + 1_000)),
+                OutgoingMessage(topic: locations, key: "_u1", value: location(latitude: 48.8570, longitude: 2.3530, at: start + 2_000)),
+            ])
+            fired = try await firings(fixture, count: 3)
+            #expect(fired.count == 3)
+            #expect(fired.last?.scheduleID == "geo" && fired.last?.trigger == .regionEntry && fired.last?.fireDate == start + 2_000)
+
+            // The 29th, 02:00Z: 02:30 Paris did not exist; the daily alarm rang at 03:30 CEST = 01:30Z.
+            clock.set(1_774_749_600_000)
+            fired = try await firings(fixture, count: 4)
+            #expect(fired.filter { $0.scheduleID == "daily" }.map(\.fireDate) == [1_774_661_400_000, 1_774_747_800_000])
+        }
+
+        // Restart later: restored from the changelog, the next occurrence fires once, none again.
+        clock.set(1_774_832_400_000)
+        try await run(try services(fixture, clock: clock, producer: producer, generation: 2), fixture.logger) {
+            let fired = try await firings(fixture, count: 5)
+            #expect(fired.filter { $0.scheduleID == "daily" }.map(\.fireDate) == [1_774_661_400_000, 1_774_747_800_000, 1_774_830_600_000])
+            // A firing delivered twice (as after a crash between a firing and its state) is sent once.
+            let again = try await fixture.read(catalog.name(TopicCatalog.scheduleFirings), count: 5)
+            _ = try await producer.send([OutgoingMessage(
+                topic: catalog.name(TopicCatalog.scheduleFirings), key: "_u1", value: again[again.count - 1].value)])
+            try await Task.sleep(for: .seconds(2))
+        }
+        let all = try await firings(fixture, count: 6)
+        #expect(all.count == 6)
+        #expect(Set(all.map(\.firingID)).count == 5)
+
+        let notifications = try await fixture.read(catalog.name(TopicCatalog.notifications), count: 5, timeout: .seconds(10))
+            .map { try WireCodec().decode(HeraldNotification.self, from: $0.value ?? Data()) }
+        #expect(notifications.count == 5)
+        #expect(notifications.map(\.sequence).sorted() == [1, 2, 3, 4, 5])
+        #expect(notifications.allSatisfy { $0.notificationType == .scheduled })
+        let daily = notifications.filter { $0.scheduleID == "daily" }
+        #expect(daily.count == 3 && daily.allSatisfy { $0.badge == 3 && $0.rendered?.body == "Wake up, 100% sure" })
+
+        // Finished schedules are tombstoned in `schedules` (ping fired once, geo triggered once);
+        // the misplaced one went to dead letters with the reason.
+        let schedules = try await fixture.read(catalog.name(TopicCatalog.schedules), count: 6, timeout: .seconds(10))
+        let tombstones = Set(schedules.filter { $0.value == nil }.compactMap(\.keyString))
+        #expect(tombstones == ["\(container)/_u1/ping", "\(container)/_u1/geo"])
+        let deadLetters = try await fixture.read(catalog.name(TopicCatalog.deadLetters), count: 1, timeout: .seconds(10))
+            .compactMap(DeadLetter.Record.init)
+        #expect(deadLetters.count == 1)
+        #expect(deadLetters.first?.reason.contains("belongs on partition \(partition)") == true)
+        await producer.close()
+    }
+}
