@@ -92,7 +92,8 @@ extension ScheduleProcessor {
         /// fire what is due.
         mutating func fire(_ recipient: String, zoneChanged: Bool) {
             guard current[recipient] != nil || staged[recipient] != nil else { return }
-            var user = state(recipient)
+            let before = state(recipient)
+            var user = before
             var outcome = ScheduleOutcome()
             if zoneChanged {
                 outcome = user.timeZoneChanged(to: processor.zone(of: recipient), now: now)
@@ -101,6 +102,8 @@ extension ScheduleProcessor {
             outcome.firings += due.firings
             outcome.finished += due.finished
             outcome.discarded += due.discarded
+            // Restored users are all checked against their zone once: write only those that changed.
+            guard user != before || !outcome.isEmpty else { return }
             let partition = processor.livePartition(of: recipient)
             staged[recipient] = Staged(state: user, partition: partition)
             outputs += messages(for: outcome, partition: partition)

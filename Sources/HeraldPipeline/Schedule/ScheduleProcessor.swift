@@ -44,6 +44,8 @@ public final class ScheduleProcessor: StageProcessor {
         /// Users of this instance whose time zone changed and who are not recomputed yet.
         var zoneChanged: Set<String> = []
         var staged: [String: Staged] = [:]
+        /// The zone changes the staged tick took into account (done once it is delivered).
+        var stagedZoneChecks: Set<String> = []
     }
 
     struct Staged {
@@ -93,7 +95,10 @@ public final class ScheduleProcessor: StageProcessor {
             try work.apply(message)
         }
         result.outputs += work.stateOutputs()
-        owned.withLock { $0.staged = work.staged }
+        owned.withLock { owned in
+            owned.staged = work.staged
+            owned.stagedZoneChecks = []
+        }
         return result
     }
 
@@ -112,7 +117,10 @@ public final class ScheduleProcessor: StageProcessor {
             work.fire(recipient, zoneChanged: dirty.contains(recipient))
         }
         let result = StageResult(outputs: work.outputs + work.stateOutputs())
-        owned.withLock { $0.staged = work.staged }
+        owned.withLock { owned in
+            owned.staged = work.staged
+            owned.stagedZoneChecks = dirty
+        }
         return result
     }
 
@@ -124,6 +132,8 @@ public final class ScheduleProcessor: StageProcessor {
                 owned.deadlines.update(recipient, deadline: entry.state.nextDeadline)
                 owned.zoneChanged.remove(recipient)
             }
+            owned.zoneChanged.subtract(owned.stagedZoneChecks)
+            owned.stagedZoneChecks = []
             owned.staged = [:]
         }
     }
@@ -154,6 +164,7 @@ public final class ScheduleProcessor: StageProcessor {
         let numbers = Set(partitions.map(\.partition))
         owned.withLock { owned in
             owned.staged = [:]
+            owned.stagedZoneChecks = []
             for (recipient, partition) in owned.partitionOf where numbers.contains(partition) {
                 owned.states[recipient] = nil
                 owned.partitionOf[recipient] = nil
