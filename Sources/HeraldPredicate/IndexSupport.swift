@@ -1,3 +1,5 @@
+import HeraldModel
+
 /// What a subscription index needs from the evaluator to compute the keys a record offers,
 /// folded and tokenized exactly as `CompiledPredicate` folds and tokenizes them.
 extension Comparison.Options {

@@ -35,7 +35,7 @@ public struct RegionTracker: Sendable, Hashable, Codable {
 
     /// Whether the point is within the region's circle (on its edge counts as inside).
     public static func contains(_ region: ScheduleRegion, latitude: Double, longitude: Double) -> Bool {
-        Haversine.metres(latitude: region.latitude, longitude: region.longitude, latitude: latitude, longitude: longitude)
+        GreatCircle.metres(latitude: region.latitude, longitude: region.longitude, latitude: latitude, longitude: longitude)
             <= region.radius
     }
 }
