@@ -46,6 +46,8 @@ tags:
     description: The app badge of the user.
   - name: subscriptions
     description: The user's subscriptions.
+  - name: schedules
+    description: Scheduled and region-triggered notifications, and device locations.
   - name: operations
     description: Health, metrics and this document.
 paths:
@@ -381,6 +383,159 @@ paths:
           $ref: '#/components/responses/NotFound'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+  /v1/containers/{container}/schedules:
+    parameters:
+      - $ref: '#/components/parameters/Container'
+    post:
+      tags: [schedules]
+      operationId: saveSchedule
+      summary: Schedule a notification (UILocalNotification semantics).
+      description: |
+        The body is a schedule (reference §10) for the caller in this container:
+        `container` and `recipient` may be omitted (they come from the path and
+        the bearer token; when given they must agree, else 400 `BAD_REQUEST`);
+        `scheduleID` may be omitted (a new UUID is used; an existing ID is
+        replaced); `createdAt` is set by the server (giving one is
+        `BAD_REQUEST`). It fires on a date or on a region, never both. A past or
+        missing fire date fires at once. Of the caller's pending schedules in
+        the container plus this one, the 64 that fire soonest are kept (a
+        repeating one counts once, region schedules rank last, ties by ID);
+        `discarded` lists the others — when it holds this schedule's own ID,
+        it was not stored. Malformed JSON or a wrongly typed value answers
+        `BAD_REQUEST`; a well-typed but invalid schedule (fire date and region,
+        a repeat under a minute, an unknown time zone or calendar, `null` or an
+        `aps` key in `userInfo`, a push over 4096 bytes even pruned)
+        `INVALID_SCHEDULE`, the reason leading with the JSON path.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/ScheduleInput'
+            example:
+              scheduleID: wake-up
+              fireDate: '2026-03-29T07:00:00'
+              timeZone: Europe/Paris
+              repeatInterval: day
+              alertBody: Good morning
+              soundName: chime.caf
+      responses:
+        '201':
+          description: Accepted; the schedule as stored and what the 64 limit discarded.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/SavedSchedule'
+        '400':
+          $ref: '#/components/responses/InvalidSchedule'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '413':
+          $ref: '#/components/responses/RequestTooLarge'
+        '503':
+          $ref: '#/components/responses/ServiceUnavailable'
+    get:
+      tags: [schedules]
+      operationId: listSchedules
+      summary: The caller's pending schedules in this container, soonest first (region schedules last).
+      responses:
+        '200':
+          description: The schedules with their next fire dates.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ScheduleList'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+  /v1/containers/{container}/schedules/{scheduleID}:
+    parameters:
+      - $ref: '#/components/parameters/Container'
+      - $ref: '#/components/parameters/ScheduleID'
+    get:
+      tags: [schedules]
+      operationId: getSchedule
+      summary: One of the caller's pending schedules.
+      responses:
+        '200':
+          description: The schedule with its next fire date.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/ScheduleView'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+    delete:
+      tags: [schedules]
+      operationId: deleteSchedule
+      summary: Cancel one of the caller's pending schedules.
+      description: Publishes a tombstone on the compacted `schedules` topic.
+      responses:
+        '200':
+          description: The cancellation was published.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/DeletedSchedule'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '404':
+          $ref: '#/components/responses/NotFound'
+        '503':
+          $ref: '#/components/responses/ServiceUnavailable'
+  /v1/containers/{container}/locations:
+    parameters:
+      - $ref: '#/components/parameters/Container'
+    post:
+      tags: [schedules]
+      operationId: reportLocation
+      summary: Report where the caller's device is, for region schedules.
+      description: |
+        `recipient` and `container` come from the token and the path (when
+        given they must agree); `timestamp` (milliseconds since 1970) defaults
+        to now. Published to the `locations` topic keyed by the recipient. Any
+        invalid value answers `BAD_REQUEST` naming the JSON path.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: '#/components/schemas/LocationInput'
+            example:
+              latitude: 48.8583
+              longitude: 2.2944
+      responses:
+        '202':
+          description: The location as published.
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Location'
+        '400':
+          $ref: '#/components/responses/BadRequest'
+        '401':
+          $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
+        '413':
+          $ref: '#/components/responses/RequestTooLarge'
+        '503':
+          $ref: '#/components/responses/ServiceUnavailable'
   /health/live:
     get:
       tags: [operations]
@@ -479,7 +634,21 @@ components:
       schema:
         type: string
         minLength: 1
+    ScheduleID:
+      name: scheduleID
+      in: path
+      required: true
+      description: The schedule's ID (percent-encoded).
+      schema:
+        type: string
+        minLength: 1
   responses:
+    InvalidSchedule:
+      description: BAD_REQUEST (malformed JSON, wrong types, mismatched container or recipient, createdAt given) or INVALID_SCHEDULE.
+      content:
+        application/json:
+          schema:
+            $ref: '#/components/schemas/Error'
     BadRequest:
       description: 'BAD_REQUEST: malformed JSON (the reason names the JSON path), a bad parameter, or an invalid change token.'
       content:
@@ -561,6 +730,7 @@ components:
             - CHANGE_TOKEN_EXPIRED
             - INVALID_SUBSCRIPTION
             - INVALID_PREDICATE
+            - INVALID_SCHEDULE
             - DUPLICATE_SUBSCRIPTION
             - REQUEST_TOO_LARGE
             - INTERNAL_ERROR
@@ -617,7 +787,7 @@ components:
           type: string
         notificationType:
           type: string
-          enum: [query, recordZone, database, readNotification]
+          enum: [query, recordZone, database, readNotification, scheduled]
         containerIdentifier:
           type: string
         subscriptionID:
@@ -665,6 +835,22 @@ components:
           type: string
         category:
           type: string
+        scheduleID:
+          type: string
+          description: Scheduled notifications.
+        fireDate:
+          type: integer
+          description: Scheduled notifications, the instant fired for (milliseconds since 1970).
+        trigger:
+          type: string
+          enum: [date, immediate, regionEntry, regionExit]
+        alertAction:
+          type: string
+        hasAction:
+          type: boolean
+        userInfo:
+          type: object
+          additionalProperties: true
         rendered:
           type: object
           properties:
@@ -866,6 +1052,176 @@ components:
           type: [string, 'null']
         collapseIDKey:
           type: [string, 'null']
+    ScheduleInput:
+      type: object
+      description: |
+        A schedule (UILocalNotification). In requests, null means absent for
+        every optional member.
+      properties:
+        scheduleID:
+          type: [string, 'null']
+          description: At most 255 UTF-8 bytes, no '/'; absent — a new UUID.
+        container:
+          type: [string, 'null']
+          description: Must equal the path's container when given.
+        recipient:
+          type: [string, 'null']
+          description: Must equal the token's sub when given.
+        fireDate:
+          type: [string, integer, 'null']
+          description: |
+            ISO 8601 with Z or an offset, or integer milliseconds since 1970 (an
+            instant); with timeZone also local time without an offset. Years
+            1970–9999. Absent with no region, or past: fires at once.
+        timeZone:
+          type: [string, 'null']
+          description: An IANA zone; present, the fire date's wall-clock time follows the user's current zone.
+        repeatInterval:
+          type: [string, integer, 'null']
+          description: |
+            minute, hour, day, weekday, week, month, quarter, year, or the
+            NSCalendarUnit numbers (64, 32, 16, 512, 8192 or 256, 8, 2048, 4);
+            0 or none means once; second (128) and era are refused.
+        repeatCalendar:
+          type: [string, 'null']
+          description: A Foundation calendar identifier (gregorian by default).
+        region:
+          anyOf:
+            - $ref: '#/components/schemas/ScheduleRegion'
+            - type: 'null'
+        regionTriggersOnce:
+          type: [boolean, 'null']
+        alertBody:
+          type: [string, 'null']
+          description: Shown with printf escapes stripped and %% as %.
+        alertAction:
+          type: [string, 'null']
+        hasAction:
+          type: [boolean, 'null']
+        alertTitle:
+          type: [string, 'null']
+        alertLaunchImage:
+          type: [string, 'null']
+        category:
+          type: [string, 'null']
+        soundName:
+          type: [string, 'null']
+        applicationIconBadgeNumber:
+          type: [integer, 'null']
+          minimum: 0
+        userInfo:
+          type: [object, 'null']
+          description: Property-list values only (no null anywhere); no key aps.
+          additionalProperties: true
+        createdAt:
+          type: 'null'
+          description: Set by the server; only null is accepted here.
+    ScheduleRegion:
+      type: object
+      required: [latitude, longitude, radius]
+      properties:
+        latitude:
+          type: number
+          minimum: -90
+          maximum: 90
+        longitude:
+          type: number
+          minimum: -180
+          maximum: 180
+        radius:
+          type: number
+          exclusiveMinimum: 0
+          maximum: 1000000
+          description: Metres.
+        notifyOnEntry:
+          type: [boolean, 'null']
+        notifyOnExit:
+          type: [boolean, 'null']
+    ScheduleView:
+      type: object
+      description: A schedule as stored, with its next fire date (null for a region schedule).
+      required: [scheduleID, container, recipient, nextFireDate]
+      properties:
+        scheduleID:
+          type: string
+        container:
+          type: string
+        recipient:
+          type: string
+        fireDate:
+          type: string
+        nextFireDate:
+          type: [string, 'null']
+        createdAt:
+          type: integer
+      additionalProperties: true
+    SavedSchedule:
+      type: object
+      required: [schedule, discarded]
+      properties:
+        schedule:
+          $ref: '#/components/schemas/ScheduleView'
+        discarded:
+          type: array
+          description: IDs the 64 limit discarded (the new one's own ID means it was not stored).
+          items:
+            type: string
+    ScheduleList:
+      type: object
+      required: [schedules]
+      properties:
+        schedules:
+          type: array
+          items:
+            $ref: '#/components/schemas/ScheduleView'
+    DeletedSchedule:
+      type: object
+      required: [scheduleID, deleted]
+      properties:
+        scheduleID:
+          type: string
+        deleted:
+          type: boolean
+          const: true
+    LocationInput:
+      type: object
+      required: [latitude, longitude]
+      properties:
+        latitude:
+          type: number
+          minimum: -90
+          maximum: 90
+        longitude:
+          type: number
+          minimum: -180
+          maximum: 180
+        timestamp:
+          type: [integer, 'null']
+          minimum: 0
+          description: Milliseconds since 1970; default now.
+        horizontalAccuracy:
+          type: [number, 'null']
+          minimum: 0
+        recipient:
+          type: [string, 'null']
+        container:
+          type: [string, 'null']
+    Location:
+      type: object
+      required: [recipient, container, latitude, longitude, timestamp]
+      properties:
+        recipient:
+          type: string
+        container:
+          type: string
+        latitude:
+          type: number
+        longitude:
+          type: number
+        timestamp:
+          type: integer
+        horizontalAccuracy:
+          type: number
     Readiness:
       type: object
       required: [status]
