@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "HeraldModel",
                 "HeraldMatcher",
+                "HeraldPayload",
                 "HeraldReader",
                 "HeraldScheduler",
                 .product(name: "Hummingbird", package: "hummingbird"),

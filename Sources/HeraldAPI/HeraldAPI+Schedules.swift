@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldPayload
 import HeraldScheduler
 import Hummingbird
 
@@ -19,7 +20,8 @@ extension HeraldAPI {
     /// another user's: the key holds the caller).
     func getSchedule<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
         let schedule = try ownedSchedule(context, caller: caller)
-        return try Self.jsonResponse(.ok, ScheduleView(schedule: schedule, nextFireDate: Self.rank(schedule, now: nowMilliseconds).instant))
+        let view = ScheduleView(schedule: schedule, nextFireDate: Self.rank(schedule, now: nowMilliseconds).instant)
+        return try Self.jsonResponse(.ok, view)
     }
 
     /// `DELETE schedules/{id}`: publishes the tombstone; 404 when absent. Pending firings
@@ -39,7 +41,8 @@ extension HeraldAPI {
     ///   and refused in the body (`BAD_REQUEST`).
     /// - Malformed JSON or a value of the wrong JSON type: `BAD_REQUEST`; well-typed but not
     ///   a valid schedule (a fire date and a region, a repeat under a minute, an unknown zone,
-    ///   `null` or `aps` in `userInfo`…): `INVALID_SCHEDULE`; the reason leads with the JSON path.
+    ///   `null` or `aps` in `userInfo`, a push too large even pruned…): `INVALID_SCHEDULE`;
+    ///   the reason leads with the JSON path.
     /// - The limit: of the caller's pending schedules in the container with this one, the
     ///   `PendingLimit.capacity` that fire soonest are kept, each ranked in its own time
     ///   zone (the API does not know the user's current one; the schedule stage applies the
@@ -62,7 +65,7 @@ extension HeraldAPI {
         let now = nowMilliseconds
         members["createdAt"] = .integer(now)
         let schedule = try Self.decodeSchedule(.object(members))
-        try Self.checkPayload(schedule)
+        try Self.checkPayload(schedule, now: now)
 
         let others = ownSchedules(caller).filter { $0.scheduleID != schedule.scheduleID }
         let discarded = PendingLimit.partition(others + [schedule]) { Self.rank($0, now: now) }.discarded
@@ -129,12 +132,21 @@ extension HeraldAPI {
         }
     }
 
-    /// Refuses what would break the push a firing sends: a `userInfo` key `aps`.
+    /// Refuses what would break the push a firing sends: a `userInfo` key `aps`, or a push
+    /// that `ScheduledComposer` cannot fit into APNs' limit even pruned (tried on a firing
+    /// at `now`; only the firing's ID and instant vary between firings).
     /// - Throws: `APIError` (`INVALID_SCHEDULE`).
-    static func checkPayload(_ schedule: Schedule) throws(APIError) {
+    static func checkPayload(_ schedule: Schedule, now: Int64) throws(APIError) {
         if schedule.userInfo?["aps"] != nil {
             throw APIError(
                 .invalidSchedule, "userInfo.aps: the key aps is reserved: it would replace the push's aps dictionary")
+        }
+        let firing = ScheduledFiring(schedule: schedule, fireDate: now, trigger: .immediate)
+        do {
+            _ = try ScheduledComposer().compose(
+                firing, sequence: 1, createdAt: now, badge: schedule.applicationIconBadgeNumber)
+        } catch {
+            throw APIError(.invalidSchedule, error.reason)
         }
     }
 }

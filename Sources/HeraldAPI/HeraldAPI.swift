@@ -9,10 +9,11 @@ import Hummingbird
 ///
 /// Pure of Kafka: what clients ask to change goes to a `HeraldPublisher`, subscriptions are
 /// read and checked through a `SubscriptionDirectory`, schedules read through a
-/// `ScheduleDirectory`, notifications come from the reader's `NotificationStore`. Every `/v1` route needs `Authorization: Bearer <JWT>` whose `cid`
-/// is the path's container; `sub` is who asks. Errors are JSON
-/// `{"serverErrorCode", "reason", "uuid"}` (`APIError`). The routes and their status codes
-/// are documented in `docs/openapi.yaml`, served at `/openapi.yaml`.
+/// `ScheduleDirectory`, notifications come from the reader's `NotificationStore`. Every
+/// `/v1` route needs `Authorization: Bearer <JWT>` whose `cid` is the path's container;
+/// `sub` is who asks. Errors are JSON `{"serverErrorCode", "reason", "uuid"}`
+/// (`APIError`). The routes and their status codes are documented in
+/// `docs/openapi.yaml`, served at `/openapi.yaml`.
 public struct HeraldAPI: Sendable {
     let store: NotificationStore
     let badges: any BadgeReading

@@ -30,8 +30,8 @@ info:
     byte, answers 400 `BAD_REQUEST`; one older than the retained notifications
     answers 410 `CHANGE_TOKEN_EXPIRED` (fetch again without a token).
 
-    Writes (read marks, badge resets, subscriptions) go to Kafka topics and take
-    effect when the consumers apply them: a read right after may not show them
+    Writes (read marks, badge resets, subscriptions, schedules, locations) go to
+    Kafka topics and take effect when the consumers apply them: a read right after may not show them
     yet. When they cannot be handed to Kafka the answer is 503
     `SERVICE_UNAVAILABLE`; retry later.
 servers:
@@ -397,11 +397,20 @@ paths:
         `scheduleID` may be omitted (a new UUID is used; an existing ID is
         replaced); `createdAt` is set by the server (giving one is
         `BAD_REQUEST`). It fires on a date or on a region, never both. A past or
-        missing fire date fires at once. Of the caller's pending schedules in
-        the container plus this one, the 64 that fire soonest are kept (a
-        repeating one counts once, region schedules rank last, ties by ID);
-        `discarded` lists the others — when it holds this schedule's own ID,
-        it was not stored. Malformed JSON or a wrongly typed value answers
+        missing fire date fires at once.
+
+        The 64 limit: of the caller's pending schedules in the container plus
+        this one (replacing one with the same ID), the 64 that fire soonest are
+        kept (a repeating one counts once, by its next occurrence; region
+        schedules rank last; ties by ID). The API ranks each schedule in its
+        own `timeZone`, as it does not know the user's current zone; the
+        schedule stage applies the limit again with that zone and is
+        authoritative. `discarded` lists the IDs that lost, soonest first: they
+        are cancelled (tombstones on the `schedules` topic). When it holds this
+        schedule's own ID, the schedule was not stored (and a schedule it would
+        have replaced is cancelled); the answer is still 201.
+
+        Malformed JSON or a wrongly typed value answers
         `BAD_REQUEST`; a well-typed but invalid schedule (fire date and region,
         a repeat under a minute, an unknown time zone or calendar, `null` or an
         `aps` key in `userInfo`, a push over 4096 bytes even pruned)
@@ -412,20 +421,50 @@ paths:
           application/json:
             schema:
               $ref: '#/components/schemas/ScheduleInput'
-            example:
-              scheduleID: wake-up
-              fireDate: '2026-03-29T07:00:00'
-              timeZone: Europe/Paris
-              repeatInterval: day
-              alertBody: Good morning
-              soundName: chime.caf
+            examples:
+              alarmClock:
+                summary: Every day at 07:00 wherever the user is
+                value:
+                  scheduleID: wake-up
+                  fireDate: '2026-03-29T07:00:00'
+                  timeZone: Europe/Paris
+                  repeatInterval: day
+                  alertBody: Good morning
+                  soundName: chime.caf
+              countdown:
+                summary: Once, at an instant
+                value:
+                  fireDate: '2026-03-29T05:00:00Z'
+                  alertTitle: Tea
+                  alertBody: Your tea is ready (100%% brewed)
+                  applicationIconBadgeNumber: 1
+                  userInfo: {kind: tea, steps: [1, 2]}
+              region:
+                summary: On arriving at the Eiffel Tower, every time
+                value:
+                  region: {latitude: 48.8584, longitude: 2.2945, radius: 200, notifyOnExit: false}
+                  regionTriggersOnce: false
+                  alertBody: Welcome
       responses:
         '201':
-          description: Accepted; the schedule as stored and what the 64 limit discarded.
+          description: Accepted; the schedule as stored (with `nextFireDate`) and what the 64 limit discarded.
           content:
             application/json:
               schema:
                 $ref: '#/components/schemas/SavedSchedule'
+              example:
+                schedule:
+                  scheduleID: wake-up
+                  container: iCloud.com.example.clock
+                  recipient: _u1
+                  fireDate: '2026-03-29T05:00:00Z'
+                  timeZone: Europe/Paris
+                  repeatInterval: day
+                  alertBody: Good morning
+                  soundName: chime.caf
+                  createdAt: 1774700000000
+                  nextFireDate: '2026-03-29T05:00:00Z'
+                discarded: []
         '400':
           $ref: '#/components/responses/InvalidSchedule'
         '401':
@@ -480,7 +519,9 @@ paths:
       tags: [schedules]
       operationId: deleteSchedule
       summary: Cancel one of the caller's pending schedules.
-      description: Publishes a tombstone on the compacted `schedules` topic.
+      description: |
+        Publishes a tombstone on the compacted `schedules` topic; firings stop
+        when the schedule stage consumes it.
       responses:
         '200':
           description: The cancellation was published.
@@ -508,8 +549,11 @@ paths:
       description: |
         `recipient` and `container` come from the token and the path (when
         given they must agree); `timestamp` (milliseconds since 1970) defaults
-        to now. Published to the `locations` topic keyed by the recipient. Any
-        invalid value answers `BAD_REQUEST` naming the JSON path.
+        to now. Published to the `locations` topic keyed by the recipient; the
+        schedule stage checks it against the caller's region schedules in this
+        container. Any invalid value, malformed or out of range, answers
+        `BAD_REQUEST` naming the JSON path. Answers 202 with the location as
+        published.
       requestBody:
         required: true
         content:
@@ -678,7 +722,7 @@ components:
           schema:
             $ref: '#/components/schemas/Error'
     NotFound:
-      description: 'NOT_FOUND: no such subscription for this user.'
+      description: 'NOT_FOUND: no such subscription or schedule for this user.'
       content:
         application/json:
           schema:
@@ -1055,12 +1099,17 @@ components:
     ScheduleInput:
       type: object
       description: |
-        A schedule (UILocalNotification). In requests, null means absent for
-        every optional member.
+        A schedule (UILocalNotification, reference §10). It fires on a date or
+        on a region, never both (`INVALID_SCHEDULE`). In requests, null means
+        absent for every optional member (and, for `scheduleID`, `container`
+        and `recipient`, that the server fills it in).
       properties:
         scheduleID:
           type: [string, 'null']
-          description: At most 255 UTF-8 bytes, no '/'; absent — a new UUID.
+          description: |
+            Non-empty, at most 255 UTF-8 bytes, no `/`. Absent or null: a new
+            lower-case UUID. An ID the caller already has in this container
+            replaces that schedule.
         container:
           type: [string, 'null']
           description: Must equal the path's container when given.
@@ -1070,34 +1119,59 @@ components:
         fireDate:
           type: [string, integer, 'null']
           description: |
-            ISO 8601 with Z or an offset, or integer milliseconds since 1970 (an
-            instant); with timeZone also local time without an offset. Years
-            1970–9999. Absent with no region, or past: fires at once.
+            When it (first) fires, one of:
+            - ISO 8601 `YYYY-MM-DDTHH:MM:SS[.f]` with `Z` or `±HH:MM`
+              (1 to 9 fraction digits, kept to the millisecond): an instant;
+            - an integer of milliseconds since 1970: an instant;
+            - only with `timeZone`: the same text without an offset, a
+              wall-clock time in that zone (a time skipped by a clock change
+              moves forward by the gap, 02:30 → 03:30; a time that occurs twice
+              is the first).
+            Between 1970 and 9999. Answers give it as UTC ISO 8601. Absent (and
+            no region), or in the past: it fires as soon as it is accepted.
         timeZone:
           type: [string, 'null']
-          description: An IANA zone; present, the fire date's wall-clock time follows the user's current zone.
+          description: |
+            An IANA zone identifier (`Europe/Paris`). Absent: the fire date is
+            an absolute instant (a countdown). Present: the fire date's
+            wall-clock time in this zone fires at that wall-clock time in the
+            user's current zone (an alarm clock), repeats included.
         repeatInterval:
           type: [string, integer, 'null']
           description: |
-            minute, hour, day, weekday, week, month, quarter, year, or the
-            NSCalendarUnit numbers (64, 32, 16, 512, 8192 or 256, 8, 2048, 4);
-            0 or none means once; second (128) and era are refused.
+            The repeat unit: `minute`, `hour`, `day`, `weekday` (repeats daily,
+            as UILocalNotification did), `week`, `month`, `quarter`, `year`, or
+            their NSCalendarUnit numbers (64, 32, 16, 512, 8192 or 256, 8, 2048,
+            4). `0` or `none`: once (as absent). Units under a minute (`second`
+            128, `nanosecond` 32768) are `INVALID_SCHEDULE`; other names too.
+            Answers give the name. Repeats are counted from the fire date (a
+            monthly one from Jan 31 fires on Feb 28/29, Mar 31, …).
         repeatCalendar:
           type: [string, 'null']
-          description: A Foundation calendar identifier (gregorian by default).
+          description: |
+            The calendar the repeats are counted in (default `gregorian`): one
+            of gregorian, buddhist, chinese, coptic, ethiopicAmeteMihret,
+            hebrew, iso8601, indian, islamic, islamicCivil, japanese, persian,
+            republicOfChina, islamicTabular, islamicUmmAlQura.
         region:
+          description: Fire when the device enters and/or leaves this circle (reported with POST locations).
           anyOf:
             - $ref: '#/components/schemas/ScheduleRegion'
             - type: 'null'
         regionTriggersOnce:
           type: [boolean, 'null']
+          default: true
+          description: true — the region fires on its first qualifying crossing only; false — on every one.
         alertBody:
           type: [string, 'null']
-          description: Shown with printf escapes stripped and %% as %.
+          description: The alert text; shown with printf escapes (`%@`, `%d`, …) stripped and `%%` as `%`.
         alertAction:
           type: [string, 'null']
+          description: The action button's title (default "View").
         hasAction:
           type: [boolean, 'null']
+          default: true
+          description: false — the alert shows only a dismiss button.
         alertTitle:
           type: [string, 'null']
         alertLaunchImage:
@@ -1106,18 +1180,25 @@ components:
           type: [string, 'null']
         soundName:
           type: [string, 'null']
+          description: A sound file of the app; sounds over 30 seconds play the default sound.
         applicationIconBadgeNumber:
           type: [integer, 'null']
           minimum: 0
+          maximum: 2147483647
+          description: Firing sets the app's badge to this number.
         userInfo:
           type: [object, 'null']
-          description: Property-list values only (no null anywhere); no key aps.
+          description: |
+            Custom data, sent at the top level of the push: property-list
+            values only (strings, numbers, booleans, arrays, objects; no null
+            anywhere), and no key `aps`.
           additionalProperties: true
         createdAt:
           type: 'null'
-          description: Set by the server; only null is accepted here.
+          description: Set by the server (when it accepted the schedule); only null is accepted here.
     ScheduleRegion:
       type: object
+      description: A circle; at least one of notifyOnEntry and notifyOnExit must be true.
       required: [latitude, longitude, radius]
       properties:
         latitude:
@@ -1135,12 +1216,17 @@ components:
           description: Metres.
         notifyOnEntry:
           type: [boolean, 'null']
+          default: true
         notifyOnExit:
           type: [boolean, 'null']
-    ScheduleView:
+          default: true
+    Schedule:
       type: object
-      description: A schedule as stored, with its next fire date (null for a region schedule).
-      required: [scheduleID, container, recipient, nextFireDate]
+      description: |
+        A schedule as stored: members at their default (hasAction and
+        regionTriggersOnce true, region flags true) and absent ones are left
+        out; fireDate is UTC ISO 8601, repeatInterval a name.
+      required: [scheduleID, container, recipient]
       properties:
         scheduleID:
           type: string
@@ -1150,11 +1236,57 @@ components:
           type: string
         fireDate:
           type: string
-        nextFireDate:
-          type: [string, 'null']
+          description: UTC ISO 8601 (`2026-03-29T05:00:00Z`, with `.SSS` when there are milliseconds).
+        timeZone:
+          type: string
+        repeatInterval:
+          type: string
+          enum: [minute, hour, day, weekday, week, month, quarter, year]
+        repeatCalendar:
+          type: string
+        region:
+          $ref: '#/components/schemas/ScheduleRegion'
+        regionTriggersOnce:
+          type: boolean
+        alertBody:
+          type: string
+        alertAction:
+          type: string
+        hasAction:
+          type: boolean
+        alertTitle:
+          type: string
+        alertLaunchImage:
+          type: string
+        category:
+          type: string
+        soundName:
+          type: string
+        applicationIconBadgeNumber:
+          type: integer
+          minimum: 0
+        userInfo:
+          type: object
+          additionalProperties: true
         createdAt:
           type: integer
-      additionalProperties: true
+          description: Milliseconds since 1970 when the API accepted it.
+    ScheduleView:
+      description: A schedule as stored, with its next fire date.
+      allOf:
+        - $ref: '#/components/schemas/Schedule'
+        - type: object
+          required: [nextFireDate]
+          properties:
+            nextFireDate:
+              type: [string, 'null']
+              description: |
+                UTC ISO 8601: when it fires next as the API sees it, in the
+                schedule's own zone (the user's current zone may move a
+                floating schedule). A fire date already passed (or none) is
+                the present: it fires as soon as it is accepted; a repeating
+                schedule accepted after its fire date is at its next repeat
+                afterwards. Null for a region schedule.
     SavedSchedule:
       type: object
       required: [schedule, discarded]
@@ -1185,29 +1317,36 @@ components:
           const: true
     LocationInput:
       type: object
+      description: Where the caller's device is. In requests, null means absent (filled in by the server).
       required: [latitude, longitude]
       properties:
         latitude:
           type: number
           minimum: -90
           maximum: 90
+          description: Degrees.
         longitude:
           type: number
           minimum: -180
           maximum: 180
+          description: Degrees.
         timestamp:
           type: [integer, 'null']
           minimum: 0
-          description: Milliseconds since 1970; default now.
+          description: When the device was there, milliseconds since 1970; default now.
         horizontalAccuracy:
           type: [number, 'null']
           minimum: 0
+          description: The radius of uncertainty in metres.
         recipient:
           type: [string, 'null']
+          description: Must equal the token's sub when given.
         container:
           type: [string, 'null']
+          description: Must equal the path's container when given.
     Location:
       type: object
+      description: A device location as published on the `locations` topic (keyed by the recipient).
       required: [recipient, container, latitude, longitude, timestamp]
       properties:
         recipient:

@@ -181,6 +181,19 @@ struct ScheduleRoutesTests {
         }
     }
 
+    @Test("a push that does not fit APNs' limit even pruned is INVALID_SCHEDULE with the composer's reason")
+    func payloadTooLarge() async throws {
+        let harness = try await H()
+        let headers = try await harness.authorization()
+        let body = Self.setting("category", .string(String(repeating: "c", count: 5000)))
+        try await harness.application().test(.router) { client in
+            let error = try await Self.post(client, body, headers: headers).error(.badRequest)
+            #expect(error.serverErrorCode == "INVALID_SCHEDULE")
+            #expect(error.reason.contains("bytes even pruned"), "\(error.reason)")
+        }
+        #expect(harness.publisher.messages.isEmpty)
+    }
+
     @Test("malformed JSON and wrongly typed values are BAD_REQUEST", arguments: [
         "{not json", "[]", #"{"alertBody": 5}"#, #"{"hasAction": "yes"}"#, #"{"fireDate": true}"#,
         #"{"region": [1, 2]}"#, #"{"userInfo": "x"}"#, "",
