@@ -89,6 +89,26 @@ extension HeraldAPI {
             }
         }
     }
+
+    /// Decodes a request object completed from the path and token with the model's own
+    /// validation: malformed JSON or a wrongly typed value is `BAD_REQUEST`, a well-typed
+    /// but invalid value `invalid`; the reason leads with the JSON path.
+    static func decodeCompleted<Value: Decodable>(
+        _ type: Value.Type, _ object: JSONValue, invalid: APIError.Code
+    ) throws(APIError) -> Value {
+        let codec = WireCodec()
+        do {
+            return try codec.decode(type, from: codec.encode(object))
+        } catch {
+            let reason = error.path.isEmpty ? error.reason : "\(error.path): \(error.reason)"
+            switch error.code {
+            case .malformedJSON, .typeMismatch, .encodingFailed:
+                throw APIError(.badRequest, reason)
+            case .missingValue, .invalidValue, .unknownValue:
+                throw APIError(invalid, reason)
+            }
+        }
+    }
 }
 
 /// `HTTPField.Name`, reached through the `HTTPFields` Hummingbird re-exports.

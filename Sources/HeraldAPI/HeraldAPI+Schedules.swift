@@ -118,18 +118,7 @@ extension HeraldAPI {
 
     /// Decodes a completed schedule object, classifying failures (see `saveSchedule`).
     static func decodeSchedule(_ object: JSONValue) throws(APIError) -> Schedule {
-        let codec = WireCodec()
-        do {
-            return try codec.decode(Schedule.self, from: codec.encode(object))
-        } catch {
-            let reason = error.path.isEmpty ? error.reason : "\(error.path): \(error.reason)"
-            switch error.code {
-            case .malformedJSON, .typeMismatch, .encodingFailed:
-                throw APIError(.badRequest, reason)
-            case .missingValue, .invalidValue, .unknownValue:
-                throw APIError(.invalidSchedule, reason)
-            }
-        }
+        try decodeCompleted(Schedule.self, object, invalid: .invalidSchedule)
     }
 
     /// Refuses what would break the push a firing sends: a `userInfo` key `aps`, or a push

@@ -82,17 +82,6 @@ extension HeraldAPI {
 
     /// Decodes a completed subscription object, classifying failures (see `saveSubscription`).
     static func decodeSubscription(_ object: JSONValue) throws(APIError) -> Subscription {
-        let codec = WireCodec()
-        do {
-            return try codec.decode(Subscription.self, from: codec.encode(object))
-        } catch {
-            let reason = error.path.isEmpty ? error.reason : "\(error.path): \(error.reason)"
-            switch error.code {
-            case .malformedJSON, .typeMismatch, .encodingFailed:
-                throw APIError(.badRequest, reason)
-            case .missingValue, .invalidValue, .unknownValue:
-                throw APIError(.invalidSubscription, reason)
-            }
-        }
+        try decodeCompleted(Subscription.self, object, invalid: .invalidSubscription)
     }
 }
