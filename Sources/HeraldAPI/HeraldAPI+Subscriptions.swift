@@ -45,20 +45,10 @@ extension HeraldAPI {
         guard case .object(var members) = body else {
             throw APIError(.badRequest, "the body must be a JSON object (a subscription), got \(body.kindDescription)")
         }
-        let implied: [(key: String, value: String, source: String)] = [
+        try Self.complete(&members, with: [
             ("subscriptionID", id, "the path"), ("container", caller.container, "the path"),
             ("database", database.rawValue, "the path"), ("ownerRecordName", caller.user, "the bearer token"),
-        ]
-        for (key, value, source) in implied {
-            switch members[key] {
-            case nil, .null?:
-                members[key] = .string(value)
-            case .string(let given)? where given == value:
-                break
-            case let given?:
-                throw APIError(.badRequest, "\(key): \(given) does not match \(source) ('\(value)')")
-            }
-        }
+        ])
         let subscription = try Self.decodeSubscription(.object(members))
         if let existing = directory.subscription(forKey: subscription.partitionKey), existing.ownerRecordName != caller.user {
             throw APIError(.accessDenied, "subscription ID '\(id)' is used by another user in this database")
