@@ -23,11 +23,19 @@ KUBERNETES_VERSION = "1.31.0"
 NAMESPACE = "herald"
 LIVE, READY = "/health/live", "/health/ready"
 CLUSTER_SCOPED = {"Namespace"}
+# Custom resources Herald ships, checked by herald_rules instead of a Kubernetes schema.
+CUSTOM_KINDS = {("keda.sh/v1alpha1", "ScaledObject")}
+# Environment variables `herald run --brokers` requires, by the stage that needs them. The
+# validator reads the names from Sources/herald/Options/Secrets.swift (REQUIRED_SOURCE) and
+# fails when they drift apart, so a new required variable cannot ship unprovided.
+STAGE_REQUIREMENTS = {"reader": ("HERALD_TOKEN_KEY", "HERALD_JWT_SECRET")}
+ALL_STAGES = ("match", "compose", "reader", "schedule", "assets")
+REQUIRED_SOURCE = "Sources/herald/Options/Secrets.swift"
 
 
 # ---- Kubernetes --------------------------------------------------------------------------
 
-def pod_rules(kind, name, pod_spec):
+def pod_rules(kind, name, pod_spec, context):
     """Herald's rules for the pods of a Deployment or StatefulSet."""
     errors = []
     where = f"{kind}/{name}"
@@ -49,10 +57,57 @@ def pod_rules(kind, name, pod_spec):
             errors.append(f"{cname}: securityContext.allowPrivilegeEscalation must be false")
         if not (container.get("resources") or {}).get("requests"):
             errors.append(f"{cname}: resources.requests must be set")
+        errors += container_env_rules(cname, container, context["secrets"])
     return errors
 
 
-def herald_rules(doc):
+def required_environment_in_source(root):
+    """The HERALD_* variables Secrets.swift requires with --brokers; None when the file is absent."""
+    import re
+    path = root / REQUIRED_SOURCE
+    if not path.is_file():
+        return None
+    return set(re.findall(r'environment: "(HERALD_[A-Z_]+)"', path.read_text()))
+
+
+def run_stages(args):
+    """The stages a `herald run` argument list starts, or None when it is not `run --brokers`."""
+    if not args or args[0] != "run" or "--brokers" not in args:
+        return None
+    stages = "all"
+    for flag, value in zip(args, args[1:]):
+        if flag == "--stages":
+            stages = value
+    return list(ALL_STAGES) if stages == "all" else [s.strip() for s in stages.split(",")]
+
+
+def required_for(stages):
+    return sorted({name for stage in stages for name in STAGE_REQUIREMENTS.get(stage, ())})
+
+
+def container_env_rules(where, container, secrets):
+    """Every variable the container's `herald run` needs is set, from a Secret key that exists."""
+    errors = []
+    stages = run_stages([str(a) for a in container.get("args") or []])
+    if stages is None:
+        return errors
+    env = {e.get("name"): e for e in container.get("env") or []}
+    for name in required_for(stages):
+        entry = env.get(name)
+        if entry is None:
+            errors.append(f"{where}: runs stages {','.join(stages)} with --brokers, which requires ${name}: "
+                          f"add it from a Secret (env[].valueFrom.secretKeyRef)")
+            continue
+        ref = (entry.get("valueFrom") or {}).get("secretKeyRef")
+        if ref is None:
+            errors.append(f"{where}: ${name} is a secret: take it from a Secret (valueFrom.secretKeyRef), not a literal")
+        elif ref.get("key") not in secrets.get(ref.get("name"), set()):
+            errors.append(f"{where}: ${name} refers to Secret {ref.get('name')!r} key {ref.get('key')!r}, "
+                          f"which no manifest in deploy/ provides")
+    return errors
+
+
+def herald_rules(doc, context):
     kind, meta = doc.get("kind"), doc.get("metadata") or {}
     name = meta.get("name")
     errors = []
@@ -60,7 +115,7 @@ def herald_rules(doc):
         errors.append(f"{kind}/{name}: metadata.namespace must be {NAMESPACE!r}")
     spec = doc.get("spec") or {}
     if kind in ("Deployment", "StatefulSet"):
-        errors += pod_rules(kind, name, (spec.get("template") or {}).get("spec") or {})
+        errors += pod_rules(kind, name, (spec.get("template") or {}).get("spec") or {}, context)
     if kind == "StatefulSet":
         claims = [t.get("metadata", {}).get("name") for t in spec.get("volumeClaimTemplates") or []]
         mounts = [m for c in spec.get("template", {}).get("spec", {}).get("containers", [])
@@ -68,14 +123,60 @@ def herald_rules(doc):
         if not any(m.get("mountPath") == "/var/lib/herald" for m in mounts):
             errors.append(f"{kind}/{name}: needs a volumeClaimTemplate mounted at /var/lib/herald")
     if kind == "HorizontalPodAutoscaler":
-        names = [((m.get("external") or {}).get("metric") or {}).get("name")
-                 for m in spec.get("metrics") or [] if m.get("type") == "External"]
-        if "kafka_consumergroup_lag" not in names:
-            errors.append(f"{kind}/{name}: must scale on the External metric kafka_consumergroup_lag")
+        errors.append(f"{kind}/{name}: the workers scale with KEDA (worker-scaledobject.yaml), which owns their HPA")
+    if kind == "ScaledObject":
+        errors += scaled_object_rules(name, spec, context)
     return errors
 
 
-def check_manifest(path):
+SCALED_OBJECT_KEYS = {"scaleTargetRef", "pollingInterval", "cooldownPeriod", "idleReplicaCount", "minReplicaCount",
+                      "maxReplicaCount", "fallback", "advanced", "triggers"}
+KAFKA_TRIGGER_KEYS = {"bootstrapServers", "consumerGroup", "topic", "lagThreshold", "activationLagThreshold",
+                      "offsetResetPolicy", "allowIdleConsumers", "scaleToZeroOnInvalidOffset", "excludePersistentLag",
+                      "limitToPartitionsWithLag", "partitionLimitation", "sasl", "tls", "version"}
+
+
+def scaled_object_rules(name, spec, context):
+    """KEDA's ScaledObject (no Kubernetes schema covers it): its shape, and that it scales the
+    worker on the lag of every consumer group the worker runs, against the configured brokers."""
+    where = f"ScaledObject/{name}"
+    errors = [f"{where}: spec.{key} is not a ScaledObject field" for key in sorted(set(spec) - SCALED_OBJECT_KEYS)]
+    target = spec.get("scaleTargetRef") or {}
+    deployment = context["deployments"].get(target.get("name"))
+    if target.get("kind", "Deployment") != "Deployment" or deployment is None:
+        errors.append(f"{where}: spec.scaleTargetRef must name a Deployment of deploy/, got {target.get('name')!r}")
+    low, high = spec.get("minReplicaCount", 0), spec.get("maxReplicaCount", 100)
+    if not (isinstance(low, int) and isinstance(high, int) and 0 <= low <= high):
+        errors.append(f"{where}: need 0 <= minReplicaCount <= maxReplicaCount, got {low!r}, {high!r}")
+    elif context["partitions"] and high > context["partitions"]:
+        errors.append(f"{where}: maxReplicaCount {high} exceeds the {context['partitions']} partitions per topic")
+    groups = set()
+    for index, trigger in enumerate(spec.get("triggers") or []):
+        at = f"{where}: spec.triggers[{index}]"
+        metadata = trigger.get("metadata") or {}
+        if trigger.get("type") != "kafka":
+            errors.append(f"{at}.type must be kafka, got {trigger.get('type')!r}")
+            continue
+        errors += [f"{at}.metadata.{key} is not a Kafka scaler parameter" for key in sorted(set(metadata) - KAFKA_TRIGGER_KEYS)]
+        if not str(metadata.get("lagThreshold", "")).isdigit() or int(metadata["lagThreshold"]) <= 0:
+            errors.append(f"{at}.metadata.lagThreshold must be a positive integer string, got {metadata.get('lagThreshold')!r}")
+        if metadata.get("bootstrapServers") != context["config"].get("KAFKA_BROKERS"):
+            errors.append(f"{at}.metadata.bootstrapServers must equal the ConfigMap's KAFKA_BROKERS")
+        groups.add(metadata.get("consumerGroup"))
+    if deployment is not None:
+        prefix = context["config"].get("HERALD_TOPIC_PREFIX", "herald.")
+        stages = set()
+        for container in deployment:
+            stages |= set(run_stages([str(a) for a in container.get("args") or []]) or [])
+        wanted = {prefix + stage for stage in stages}
+        if wanted - groups:
+            errors.append(f"{where}: no trigger for the consumer groups {sorted(wanted - groups)} the worker runs")
+        if groups - wanted:
+            errors.append(f"{where}: triggers for groups the worker does not run: {sorted(g or '' for g in groups - wanted)}")
+    return errors
+
+
+def check_manifest(path, context):
     """Returns (errors, summary) for one manifest file (one or more documents)."""
     errors, objects = [], []
     try:
@@ -90,6 +191,9 @@ def check_manifest(path):
             continue
         label = f"{doc.get('kind')}/{(doc.get('metadata') or {}).get('name')}"
         objects.append(label)
+        if (doc.get("apiVersion"), doc.get("kind")) in CUSTOM_KINDS:
+            errors += herald_rules(doc, context)
+            continue
         try:
             kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
         except kubernetes_validate.ValidationError as error:
@@ -97,7 +201,7 @@ def check_manifest(path):
             errors.append(f"{label}: {where}: {error.message}")
         except (kubernetes_validate.SchemaNotFoundError, kubernetes_validate.InvalidSchemaError) as error:
             errors.append(f"{label}: {error}")
-        errors += herald_rules(doc)
+        errors += herald_rules(doc, context)
     kinds = {o.split("/")[0] for o in objects}
     if len(kinds) > 1:
         errors.append(f"one object kind per file, found {sorted(kinds)}")
@@ -160,6 +264,13 @@ def compose_rules(doc):
             errors.append(f"services.{name}.depends_on.topics.condition must be service_completed_successfully")
         if READY not in json.dumps(service.get("healthcheck") or {}):
             errors.append(f"services.{name}.healthcheck must probe {READY}")
+    for name, service in services.items():
+        stages = run_stages([str(a) for a in service.get("command") or []])
+        provided = environment(service)
+        for variable in required_for(stages or []):
+            if not provided.get(variable):
+                errors.append(f"services.{name} runs stages {','.join(stages)} with --brokers, "
+                              f"which requires environment.{variable}")
     return errors
 
 
@@ -223,14 +334,58 @@ def check_dockerfile(path):
 
 # ---- driver ------------------------------------------------------------------------------
 
+def manifest_context(deploy):
+    """What rules across files need: Secret keys, Deployments' containers, the ConfigMap, partitions."""
+    context = {"secrets": {}, "deployments": {}, "config": {}, "partitions": None}
+    for manifest in sorted(deploy.glob("*.yaml")):
+        try:
+            docs = [d for d in yaml.safe_load_all(manifest.read_text()) if isinstance(d, dict)]
+        except yaml.YAMLError:
+            continue  # reported by the file's own check
+        for doc in docs:
+            kind, name = doc.get("kind"), (doc.get("metadata") or {}).get("name")
+            if kind == "Secret":
+                context["secrets"][name] = set(doc.get("stringData") or {}) | set(doc.get("data") or {})
+            elif kind == "ConfigMap":
+                context["config"].update({k: str(v) for k, v in (doc.get("data") or {}).items()})
+            elif kind == "Deployment":
+                context["deployments"][name] = (((doc.get("spec") or {}).get("template") or {}).get("spec") or {}).get("containers") or []
+            elif kind == "Job":
+                for container in (((doc.get("spec") or {}).get("template") or {}).get("spec") or {}).get("containers") or []:
+                    args = [str(a) for a in container.get("args") or []]
+                    for flag, value in zip(args, args[1:]):
+                        if flag == "--partitions" and value.isdigit():
+                            context["partitions"] = int(value)
+    return context
+
+
+def check_requirements_source(root):
+    """The validator's table of required variables against the binary's source."""
+    found = required_environment_in_source(root)
+    if found is None:
+        return None
+    listed = {name for names in STAGE_REQUIREMENTS.values() for name in names}
+    errors = []
+    if found - listed:
+        errors.append(f"requires {sorted(found - listed)} with --brokers, unknown to STAGE_REQUIREMENTS in scripts/validate_deploy.py")
+    if listed - found:
+        errors.append(f"no longer requires {sorted(listed - found)}: update STAGE_REQUIREMENTS in scripts/validate_deploy.py")
+    return errors, f"{len(found)} required variables"
+
+
 def validate(root, compose_schema):
     """Validates every deployment file under root; returns [(relative path, errors, summary)]."""
     results = []
     targets = [(root / "Dockerfile", check_dockerfile),
                (root / "docker-compose.yml", lambda p: check_compose(p, compose_schema))]
     deploy = root / "deploy"
+    context = manifest_context(deploy)
     for manifest in sorted(deploy.glob("*.yaml")) + sorted(deploy.glob("*.yml")):
-        targets.append((manifest, check_kustomization if manifest.name == "kustomization.yaml" else check_manifest))
+        targets.append((manifest, check_kustomization if manifest.name == "kustomization.yaml"
+                        else lambda p: check_manifest(p, context)))
+    source = check_requirements_source(root)
+    if source is not None:
+        results.append((REQUIRED_SOURCE, *source))
     if not (deploy / "kustomization.yaml").is_file():
         results.append(("deploy/kustomization.yaml", ["missing"], ""))
     for path, check in targets:
@@ -286,7 +441,20 @@ def _compose_unknown_key(docs):
 
 
 def _unlist(docs):
-    docs[0]["resources"].remove("worker-hpa.yaml")
+    docs[0]["resources"].remove("worker-scaledobject.yaml")
+
+
+def _drop_secret_env(docs):
+    container = docs[0]["spec"]["template"]["spec"]["containers"][0]
+    container["env"] = [e for e in container["env"] if e["name"] != "HERALD_JWT_SECRET"]
+
+
+def _compose_drop_secret(docs):
+    del docs[0]["services"]["herald-reader"]["environment"]["HERALD_TOKEN_KEY"]
+
+
+def _wrong_group(docs):
+    docs[0]["spec"]["triggers"][0]["metadata"]["consumerGroup"] = "herald.matcher"
 
 
 def _root_user(path):
@@ -301,6 +469,9 @@ MUTATIONS = [
     ("compose unknown service key", "docker-compose.yml", lambda p: _edit_yaml(p, _compose_unknown_key)),
     ("manifest not in kustomization", "deploy/kustomization.yaml", lambda p: _edit_yaml(p, _unlist)),
     ("image runs as root", "Dockerfile", _root_user),
+    ("reader without its JWT secret", "deploy/reader-statefulset.yaml", lambda p: _edit_yaml(p, _drop_secret_env)),
+    ("compose reader without its token key", "docker-compose.yml", lambda p: _edit_yaml(p, _compose_drop_secret)),
+    ("scaler watching a group nobody runs", "deploy/worker-scaledobject.yaml", lambda p: _edit_yaml(p, _wrong_group)),
 ]
 
 

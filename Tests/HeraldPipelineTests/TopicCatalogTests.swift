@@ -1,5 +1,6 @@
 import HeraldKafka
 import HeraldPipeline
+import HeraldReader
 import Testing
 
 @Suite("Topic catalog")
@@ -14,6 +15,30 @@ struct TopicCatalogTests {
         #expect(specifications["acme.users"]?.configs["cleanup.policy"] == "compact")
         #expect(specifications["acme.record-changes"]?.configs["cleanup.policy"] == nil)
         #expect(specifications.values.allSatisfy { $0.partitions == 12 && $0.replicationFactor == 3 })
+    }
+
+    @Test("every topic has an explicit retention; notifications outlive the reader store's retention")
+    func retentionIsExplicit() throws {
+        let catalog = TopicCatalog(prefix: "acme.", partitions: 12, replicationFactor: 3)
+        for specification in catalog.specifications {
+            let retention = try #require(specification.configs["retention.ms"].flatMap { Int64($0) }, "\(specification.name)")
+            let compacted = specification.configs["cleanup.policy"] == "compact"
+            #expect(compacted ? retention == -1 : retention > 0, "\(specification.name): retention.ms \(retention)")
+            #expect(specification.configs["min.insync.replicas"] == "2", "\(specification.name)")
+        }
+        let storeRetention = RetentionPolicy().maxAge.components.seconds * 1000
+        for topic in [TopicCatalog.notifications, TopicCatalog.notificationReads] {
+            let kept = try #require(catalog.specifications.first { $0.name == catalog.name(topic) }?.configs["retention.ms"])
+            #expect(Int64(kept)! >= storeRetention, "\(topic.baseName) must cover the reader's \(storeRetention) ms")
+        }
+    }
+
+    @Test("min.insync.replicas never exceeds what the replication factor can satisfy")
+    func minInSyncReplicas() {
+        #expect(TopicCatalog(prefix: "h.", partitions: 1, replicationFactor: 1).minInSyncReplicas == 1)
+        #expect(TopicCatalog(prefix: "h.", partitions: 1, replicationFactor: 2).minInSyncReplicas == 1)
+        #expect(TopicCatalog(prefix: "h.", partitions: 1, replicationFactor: 3).minInSyncReplicas == 2)
+        #expect(TopicCatalog(prefix: "h.", partitions: 1, replicationFactor: 5).minInSyncReplicas == 2)
     }
 
     @Test("user-keyed topics with different partition counts are refused")

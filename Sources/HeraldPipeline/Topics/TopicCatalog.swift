@@ -62,16 +62,11 @@ public struct TopicCatalog: Sendable {
     /// The full name of a topic, e.g. `herald.record-changes`.
     public func name(_ topic: Topic) -> String { prefix + topic.baseName }
 
-    /// What `ensure` creates.
+    /// What `ensure` creates: partitions, replication and configs (`configs(of:)`).
     public var specifications: [TopicSpecification] {
         Self.all.map { topic in
-            var configs: [String: String] = [:]
-            if topic.compacted {
-                configs["cleanup.policy"] = "compact"
-                configs["min.compaction.lag.ms"] = "60000"
-            }
-            return TopicSpecification(
-                name: name(topic), partitions: partitions, replicationFactor: replicationFactor, configs: configs)
+            TopicSpecification(
+                name: name(topic), partitions: partitions, replicationFactor: replicationFactor, configs: configs(of: topic))
         }
     }
 
