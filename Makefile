@@ -4,11 +4,11 @@
 # `make bench` runs the benchmarks (release build); `make deps` installs system packages.
 
 SWIFT        ?= swift
-APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev
+APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev kcat
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
-.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live demo run broker bench bench-matcher clean
+.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live chaos chaos-short demo run broker bench bench-matcher clean
 
 all: build
 
@@ -51,6 +51,19 @@ check-api-live: build
 ## Kubernetes manifests, docker-compose.yml and the Dockerfile against their schemas.
 validate-deploy:
 	scripts/validate-deploy.sh --self-test
+
+## The chaos suite (opt-in; release build): separate `herald broker` and `herald run`
+## processes, 100,000 changes, kill -9, SIGTERM, broker SIGSTOP, reader kill, poison input,
+## a new broker under an old data directory; verdicts from the data; prints a table.
+CHAOS_ARGS ?=
+chaos: deps
+	$(SWIFT) build -c release --product herald
+	python3 scripts/chaos.py --herald $(HERALD_REL) $(CHAOS_ARGS)
+
+## The short chaos run inside `make test`: a few thousand changes, a kill, poison input, a new broker.
+chaos-short: build
+	python3 scripts/chaos.py --herald $(HERALD_DEBUG) --changes 3000 --users 20 --partitions 6 --chunks 5 \
+	  --scenarios kill9,poison,newbroker --timeout 120
 
 demo: build
 	$(HERALD_DEBUG) demo
