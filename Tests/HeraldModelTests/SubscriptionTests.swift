@@ -19,7 +19,8 @@ struct SubscriptionTests {
         #expect(subscription.notificationInfo.alertLocalizationArgs == ["title"])
         #expect(subscription.notificationInfo.shouldBadge)
         #expect(subscription.notificationInfo.shouldSendContentAvailable == false)
-        #expect(subscription.partitionKey == "iCloud.com.example.notes/private/urgent-notes")
+        #expect(subscription.partitionKey == "iCloud.com.example.notes/private/_u1/urgent-notes")
+        #expect(subscription.legacyPartitionKey == "iCloud.com.example.notes/private/urgent-notes")
         _ = try Fixtures.roundTrip(subscription)
     }
 
