@@ -1,3 +1,5 @@
+import Foundation
+
 /// A saved subscription, as held on the compacted `subscriptions` topic (DESIGN §5).
 ///
 /// Keyed by `partitionKey` (`container/database/owner/subscriptionID`: reference §1, IDs are
@@ -82,9 +84,14 @@ public struct Subscription: Sendable, Hashable, Codable {
     /// Still read from the compacted topic (`herald subscriptions migrate` rewrites it).
     public var legacyPartitionKey: String { "\(container)/\(database.rawValue)/\(subscriptionID)" }
 
-    /// The identity key of subscription `id` of `owner` in `container` and `database`.
+    /// The identity key of subscription `id` of `owner` in `container` and `database`. A `/`
+    /// or `%` in the owner is percent-escaped, so that no two identities share a key (owner
+    /// `a/b` with ID `c` against owner `a` with ID `b/c`); record names never hold either.
     public static func key(container: String, database: DatabaseScope, owner: String, id: String) -> String {
-        "\(container)/\(database.rawValue)/\(owner)/\(id)"
+        let escaped = owner.contains(where: { $0 == "/" || $0 == "%" })
+            ? owner.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+            : owner
+        return "\(container)/\(database.rawValue)/\(escaped)/\(id)"
     }
 
     private enum CodingKeys: String, CodingKey {

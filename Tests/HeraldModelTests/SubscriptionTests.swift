@@ -21,6 +21,10 @@ struct SubscriptionTests {
         #expect(subscription.notificationInfo.shouldSendContentAvailable == false)
         #expect(subscription.partitionKey == "iCloud.com.example.notes/private/_u1/urgent-notes")
         #expect(subscription.legacyPartitionKey == "iCloud.com.example.notes/private/urgent-notes")
+        #expect(Subscription.key(container: "c", database: .public, owner: "a/b", id: "c")
+                != Subscription.key(container: "c", database: .public, owner: "a", id: "b/c"), "no two identities share a key")
+        #expect(Subscription.key(container: "c", database: .public, owner: "a%2Fb", id: "c")
+                != Subscription.key(container: "c", database: .public, owner: "a/b", id: "c"))
         _ = try Fixtures.roundTrip(subscription)
     }
 
