@@ -177,6 +177,9 @@ t "match: zone subscription" 0 \
 t "match: shared database participant" 0 \
   'text:{"notificationType":"database","recipient":"_carol","subscriptionID":"carol-shared"}' empty \
   match --subscriptions $S/subscriptions.jsonl --change $F/change-shared.json
+t "match: IDs are per user: two participants' equal IDs both fire, by ID then recipient" 0 \
+  "lines:$F/match-same-id.expected.jsonl" empty \
+  match --subscriptions $F/subscriptions-same-id.jsonl --change $F/change-shared.json
 t "match: nothing fires" 0 empty empty \
   match --subscriptions $S/subscriptions.jsonl --change $F/change-with-asset.json
 t "match: bad subscription line named" 2 empty "has:subscriptions-bad.jsonl:2:" \

@@ -13,17 +13,19 @@ extension HeraldAPI {
         return try Self.jsonResponse(.ok, SubscriptionList(subscriptions: owned))
     }
 
-    /// `GET {database}/subscriptions/{id}`: 404 when absent or another user's.
+    /// `GET {database}/subscriptions/{id}`: the caller's own subscription of that ID (IDs are
+    /// per user: another user's of the same ID is never seen); 404 when the caller has none.
     func getSubscription<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
         try Self.jsonResponse(.ok, ownedSubscription(context, caller: caller))
     }
 
-    /// `DELETE {database}/subscriptions/{id}`: publishes the tombstone; 404 when absent or
-    /// another user's. Takes effect when the match stage consumes it.
+    /// `DELETE {database}/subscriptions/{id}`: publishes the tombstone of the caller's own
+    /// subscription of that ID (another user's of the same ID stays); 404 when the caller has
+    /// none. Takes effect when the match stage consumes it.
     func deleteSubscription<Context: RequestContext>(_ context: Context, caller: Caller) async throws -> Response {
         let subscription = try ownedSubscription(context, caller: caller)
         try await publishing("subscription deletion") {
-            try await publisher.deleteSubscription(key: subscription.partitionKey)
+            try await publisher.deleteSubscription(subscription)
         }
         return try Self.jsonResponse(.ok, DeletedSubscription(subscriptionID: subscription.subscriptionID, deleted: true))
     }
@@ -37,10 +39,13 @@ extension HeraldAPI {
     /// - Malformed JSON or a value of the wrong JSON type: `BAD_REQUEST`; well-typed but not a
     ///   valid subscription (missing query, type not allowed in the database, unknown
     ///   event…): `INVALID_SUBSCRIPTION`; the reason leads with the JSON path.
-    /// - An ID already used in this container and database by another user: `ACCESS_DENIED`.
+    /// - The ID is the caller's own (reference §1): another user's subscription of the same ID
+    ///   is neither replaced nor an obstacle.
+    /// - An ID that is empty, over `Subscription.maxIDBytes` bytes of UTF-8 or holds a control
+    ///   character: `BAD_REQUEST` naming `subscriptionID`.
     func saveSubscription<Context: RequestContext>(_ request: Request, context: Context, caller: Caller) async throws -> Response {
         let database = try Self.database(context)
-        let id = try Self.pathParameter("subscriptionID", context)
+        let id = try Self.subscriptionIDParameter(context)
         let body = try await decodeBody(JSONValue.self, from: request)
         guard case .object(var members) = body else {
             throw APIError(.badRequest, "the body must be a JSON object (a subscription), got \(body.kindDescription)")
@@ -50,9 +55,6 @@ extension HeraldAPI {
             ("database", database.rawValue, "the path"), ("ownerRecordName", caller.user, "the bearer token"),
         ])
         let subscription = try Self.decodeSubscription(.object(members))
-        if let existing = directory.subscription(forKey: subscription.partitionKey), existing.ownerRecordName != caller.user {
-            throw APIError(.accessDenied, "subscription ID '\(id)' is used by another user in this database")
-        }
         try directory.validate(subscription)
         try await publishing("subscription") { try await publisher.publish(subscription: subscription) }
         return try Self.jsonResponse(.ok, subscription)
@@ -62,12 +64,22 @@ extension HeraldAPI {
     /// - Throws: `APIError` (`NOT_FOUND`, `BAD_REQUEST` for a bad database).
     private func ownedSubscription<Context: RequestContext>(_ context: Context, caller: Caller) throws(APIError) -> Subscription {
         let database = try Self.database(context)
-        let id = try Self.pathParameter("subscriptionID", context)
-        let key = "\(caller.container)/\(database.rawValue)/\(id)"
+        let id = try Self.subscriptionIDParameter(context)
+        let key = Subscription.key(container: caller.container, database: database, owner: caller.user, id: id)
         guard let subscription = directory.subscription(forKey: key), subscription.ownerRecordName == caller.user else {
             throw APIError(.notFound, "no subscription '\(id)' in the \(database.rawValue) database")
         }
         return subscription
+    }
+
+    /// The path's subscription ID, checked against `Subscription.problem(withID:)`.
+    /// - Throws: `APIError` (`BAD_REQUEST` naming `subscriptionID`).
+    static func subscriptionIDParameter<Context: RequestContext>(_ context: Context) throws(APIError) -> String {
+        let id = try pathParameter("subscriptionID", context)
+        if let problem = Subscription.problem(withID: id) {
+            throw APIError(.badRequest, "subscriptionID (the path): \(problem)")
+        }
+        return id
     }
 
     /// Decodes a completed subscription object, classifying failures (see `saveSubscription`).

@@ -10,9 +10,9 @@ import HeraldModel
 public protocol HeraldPublisher: Sendable {
     /// Writes `subscription` under its `partitionKey` (an upsert on the compacted topic).
     func publish(subscription: Subscription) async throws
-    /// Writes a tombstone (null value) for the subscription key
-    /// `container/database/subscriptionID`.
-    func deleteSubscription(key: String) async throws
+    /// Writes a tombstone (null value) for the subscription's key
+    /// (`container/database/owner/subscriptionID`).
+    func deleteSubscription(_ subscription: Subscription) async throws
     /// Writes a read mark, keyed by its recipient.
     func publish(read: NotificationRead) async throws
     /// Writes a badge reset, keyed by its recipient.

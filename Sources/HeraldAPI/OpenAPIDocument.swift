@@ -303,8 +303,10 @@ paths:
         a well-typed but invalid subscription `INVALID_SUBSCRIPTION`; a
         predicate that does not compile `INVALID_PREDICATE`; the same
         definition as another of the caller's subscriptions
-        `DUPLICATE_SUBSCRIPTION` (409); an ID another user already has in this
-        container and database `ACCESS_DENIED` (403).
+        `DUPLICATE_SUBSCRIPTION` (409). Subscription IDs are per user (a
+        subscription's identity is container, database, owner and ID): every
+        user may save the same ID, and a PUT only ever creates or replaces the
+        caller's own.
       requestBody:
         required: true
         content:
@@ -346,6 +348,9 @@ paths:
       tags: [subscriptions]
       operationId: getSubscription
       summary: One of the caller's subscriptions.
+      description: |
+        The caller's own subscription of this ID; another user's subscription
+        of the same ID is never seen (404 when the caller has none).
       responses:
         '200':
           description: The subscription.
@@ -365,7 +370,10 @@ paths:
       tags: [subscriptions]
       operationId: deleteSubscription
       summary: Delete one of the caller's subscriptions.
-      description: Publishes a tombstone on the compacted `subscriptions` topic.
+      description: |
+        Publishes a tombstone of the caller's own subscription of this ID on
+        the compacted `subscriptions` topic; another user's subscription of
+        the same ID stays (404 when the caller has none).
       responses:
         '200':
           description: The deletion was published.
@@ -674,10 +682,16 @@ components:
       name: subscriptionID
       in: path
       required: true
-      description: The subscription's ID (percent-encoded).
+      description: |
+        The subscription's ID (percent-encoded), one of the caller's own: IDs
+        are per user. At most 255 bytes of UTF-8, without control characters
+        (U+0000–U+001F, U+007F–U+009F); otherwise 400 `BAD_REQUEST` naming
+        `subscriptionID`.
       schema:
         type: string
         minLength: 1
+        maxLength: 255
+        pattern: '^[^\u0000-\u001F\u007F-\u009F]+$'
     ScheduleID:
       name: scheduleID
       in: path
@@ -716,7 +730,7 @@ components:
           schema:
             $ref: '#/components/schemas/Error'
     Forbidden:
-      description: 'ACCESS_DENIED: the token is for another container (or the subscription ID belongs to another user).'
+      description: 'ACCESS_DENIED: the token is for another container.'
       content:
         application/json:
           schema:

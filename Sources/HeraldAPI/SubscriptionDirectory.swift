@@ -6,7 +6,8 @@ import HeraldModel
 /// published. It lags the topic: a subscription just published may not be listed yet.
 /// Called concurrently from request handlers.
 public protocol SubscriptionDirectory: Sendable {
-    /// The subscription stored under `key` (`container/database/subscriptionID`), if any.
+    /// The subscription of identity `key` (`Subscription.partitionKey`:
+    /// `container/database/owner/subscriptionID`), if any.
     func subscription(forKey key: String) -> Subscription?
     /// Every subscription `owner` has in `container` and `database`, in any order.
     func subscriptions(container: String, database: DatabaseScope, owner: String) -> [Subscription]

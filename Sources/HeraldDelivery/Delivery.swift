@@ -32,12 +32,14 @@ public struct Delivery: Sendable {
         _ match: Match, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Outcome {
         if state.hasApplied(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
-        if state.recentNotificationIDs.contains(match.notificationID) {
+        if state.recentNotificationIDs.contains(match.notificationID)
+            || state.recentNotificationIDs.contains(match.legacyNotificationID) {
             state.markApplied(position)
             return .skipped("notification \(match.notificationID) was already sent (the same change delivered twice)")
         }
         let subscription = match.subscription
-        if subscription.firesOnce, state.firedOnce.contains(subscription.partitionKey) {
+        if subscription.firesOnce,
+            state.firedOnce.contains(subscription.partitionKey) || state.firedOnce.contains(subscription.legacyPartitionKey) {
             state.markApplied(position)
             return .skipped("fires-once subscription \(subscription.subscriptionID) already fired")
         }

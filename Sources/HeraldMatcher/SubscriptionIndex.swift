@@ -29,6 +29,7 @@ public struct SubscriptionIndex: Sendable {
     }
 
     public let rules: SubscriptionRules
+    /// By identity (`Subscription.partitionKey`: container, database, owner, ID).
     private var byKey: [String: IndexedSubscription] = [:]
     private var queries: [QueryBucket: QueryIndex] = [:]
     private var zones: [ZoneBucket: [String: IndexedSubscription]] = [:]
@@ -150,11 +151,14 @@ public struct SubscriptionIndex: Sendable {
         }
     }
 
-    /// Every subscription the change fires as a `Match` for its recipient, by subscription ID.
+    /// Every subscription the change fires as a `Match` for its recipient, by subscription ID
+    /// then owner (IDs are per user: two owners may both have one).
     public func matches(for change: RecordChange) -> [Match] {
         var result: [Match] = []
         forEachFired(by: change) { fired in result.append(fired.match(change)) }
-        return result.sorted { $0.subscription.subscriptionID < $1.subscription.subscriptionID }
+        return result.sorted {
+            ($0.subscription.subscriptionID, $0.recipient) < ($1.subscription.subscriptionID, $1.recipient)
+        }
     }
 
     private func queryBucket(_ subscription: Subscription) -> QueryBucket {

@@ -4,8 +4,9 @@ import Foundation
 /// value of topic `matches`, keyed by `recipient` so the compose stage sees each user's
 /// matches in order.
 ///
-/// `notificationID` is deterministic — UUIDv5 of `changeID/subscriptionID` in
-/// `UUID.heraldNamespace` — so replays produce the same ID and the reader drops duplicates.
+/// `notificationID` is deterministic — UUIDv5 of `changeID/owner/subscriptionID` in
+/// `UUID.heraldNamespace` — so replays produce the same ID and the reader drops duplicates,
+/// and two users' subscriptions of the same ID get different IDs for the same change.
 public struct Match: Sendable, Hashable, Codable {
     /// The user who will receive the notification (the Kafka key).
     public var recipient: String
@@ -14,7 +15,7 @@ public struct Match: Sendable, Hashable, Codable {
     public var queryNotificationReason: QueryNotificationReason?
     public var subscription: Subscription
     public var change: RecordChange
-    /// Lower-case UUIDv5 string; see `Match.notificationID(changeID:subscriptionID:)`.
+    /// Lower-case UUIDv5 string; see `Match.notificationID(changeID:owner:subscriptionID:)`.
     public var notificationID: String
 
     /// Creates a match and derives its notification ID.
@@ -27,16 +28,25 @@ public struct Match: Sendable, Hashable, Codable {
         self.queryNotificationReason = queryNotificationReason
         self.subscription = subscription
         self.change = change
-        self.notificationID = Match.notificationID(changeID: change.changeID, subscriptionID: subscription.subscriptionID)
+        self.notificationID = Match.notificationID(
+            changeID: change.changeID, owner: subscription.ownerRecordName, subscriptionID: subscription.subscriptionID)
     }
 
     /// The Kafka key: the recipient.
     public var partitionKey: String { recipient }
 
-    /// The deterministic notification ID of a change seen by a subscription: the
-    /// lower-case UUIDv5 of `"\(changeID)/\(subscriptionID)"` in `UUID.heraldNamespace`.
-    public static func notificationID(changeID: String, subscriptionID: String) -> String {
-        UUID(version5: "\(changeID)/\(subscriptionID)", namespace: .heraldNamespace).lowercasedString
+    /// The deterministic notification ID of a change seen by a subscription: the lower-case
+    /// UUIDv5 of `"\(changeID)/\(owner)/\(subscriptionID)"` in `UUID.heraldNamespace` (the
+    /// owner is the recipient, so each user's subscription of a shared ID gets its own).
+    public static func notificationID(changeID: String, owner: String, subscriptionID: String) -> String {
+        UUID(version5: "\(changeID)/\(owner)/\(subscriptionID)", namespace: .heraldNamespace).lowercasedString
+    }
+
+    /// The ID this match had before subscription IDs were per user (UUIDv5 of
+    /// `"\(changeID)/\(subscriptionID)"`): still accepted on decode, and checked by the compose
+    /// stage so that a change matched again across the upgrade is not delivered twice.
+    public var legacyNotificationID: String {
+        UUID(version5: "\(change.changeID)/\(subscription.subscriptionID)", namespace: .heraldNamespace).lowercasedString
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -44,7 +54,8 @@ public struct Match: Sendable, Hashable, Codable {
     }
 
     /// Decodes and validates: the recipient is non-empty, a reason is present exactly for
-    /// query matches, and `notificationID` is the one derived from the change and subscription.
+    /// query matches, and `notificationID` is the one derived from the change and subscription
+    /// (or, for matches written before per-user IDs, `legacyNotificationID`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recipient = try c.decodeNonEmpty(.recipient)
@@ -62,9 +73,12 @@ public struct Match: Sendable, Hashable, Codable {
         if notificationType == .readNotification || notificationType == .scheduled {
             throw c.error(.invalidValue, "a match cannot be a \(notificationType.rawValue) notification", at: .notificationType)
         }
-        let expected = Match.notificationID(changeID: change.changeID, subscriptionID: subscription.subscriptionID)
-        guard notificationID == expected else {
-            throw c.error(.invalidValue, "notificationID \(notificationID) is not the one derived from changeID/subscriptionID (\(expected))", at: .notificationID)
+        let expected = Match.notificationID(
+            changeID: change.changeID, owner: subscription.ownerRecordName, subscriptionID: subscription.subscriptionID)
+        guard notificationID == expected || notificationID == legacyNotificationID else {
+            throw c.error(
+                .invalidValue, "notificationID \(notificationID) is not the one derived from changeID/owner/subscriptionID (\(expected))",
+                at: .notificationID)
         }
     }
 }

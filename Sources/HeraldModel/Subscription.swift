@@ -1,6 +1,10 @@
+import Foundation
+
 /// A saved subscription, as held on the compacted `subscriptions` topic (DESIGN §5).
 ///
-/// Keyed by `partitionKey` (`container/database/subscriptionID`); a null value deletes it.
+/// Keyed by `partitionKey` (`container/database/owner/subscriptionID`: reference §1, IDs are
+/// per user); a null value deletes it. Topics written before per-user IDs hold
+/// `legacyPartitionKey` (`container/database/subscriptionID`), which readers still accept.
 /// Decoding enforces the CloudKit shape (reference §1): which types live in which
 /// database, a query for query subscriptions, a zone for zone subscriptions, and at
 /// least one of create / update / delete in `firesOn` for query subscriptions.
@@ -72,8 +76,23 @@ public struct Subscription: Sendable, Hashable, Codable {
         self.notificationInfo = notificationInfo
     }
 
-    /// The Kafka key: `container/database/subscriptionID`.
-    public var partitionKey: String { "\(container)/\(database.rawValue)/\(subscriptionID)" }
+    /// The Kafka key and the subscription's identity (reference §1):
+    /// `container/database/ownerRecordName/subscriptionID`.
+    public var partitionKey: String { Self.key(container: container, database: database, owner: ownerRecordName, id: subscriptionID) }
+
+    /// The key of the same subscription before IDs were per user: `container/database/subscriptionID`.
+    /// Still read from the compacted topic (`herald subscriptions migrate` rewrites it).
+    public var legacyPartitionKey: String { "\(container)/\(database.rawValue)/\(subscriptionID)" }
+
+    /// The identity key of subscription `id` of `owner` in `container` and `database`. A `/`
+    /// or `%` in the owner is percent-escaped, so that no two identities share a key (owner
+    /// `a/b` with ID `c` against owner `a` with ID `b/c`); record names never hold either.
+    public static func key(container: String, database: DatabaseScope, owner: String, id: String) -> String {
+        let escaped = owner.contains(where: { $0 == "/" || $0 == "%" })
+            ? owner.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+            : owner
+        return "\(container)/\(database.rawValue)/\(escaped)/\(id)"
+    }
 
     private enum CodingKeys: String, CodingKey {
         case subscriptionID, subscriptionType, container, database, ownerRecordName, query, zoneID

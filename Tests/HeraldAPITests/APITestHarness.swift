@@ -165,9 +165,9 @@ final class InMemoryPublisher: HeraldPublisher {
         try directory.upsert(subscription)
     }
 
-    func deleteSubscription(key: String) async throws {
-        try record(.tombstone(key))
-        directory.remove(key: key)
+    func deleteSubscription(_ subscription: Subscription) async throws {
+        try record(.tombstone(subscription.partitionKey))
+        directory.remove(key: subscription.partitionKey)
     }
 
     func publish(read: NotificationRead) async throws { try record(.read(read)) }

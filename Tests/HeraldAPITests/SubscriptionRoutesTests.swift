@@ -147,27 +147,90 @@ struct SubscriptionRoutesTests {
         #expect(harness.publisher.messages.isEmpty)
     }
 
-    @Test("GET and DELETE of an absent subscription or another user's are NOT_FOUND; PUT over another user's ID is ACCESS_DENIED")
-    func ownership() async throws {
+    @Test("GET and DELETE of an absent subscription are NOT_FOUND; another user's of the same ID is never seen")
+    func absent() async throws {
         let harness = try await H()
         let owner = try await harness.authorization("_u1")
-        let intruder = try await harness.authorization("_u2")
+        let other = try await harness.authorization("_u2")
         try await harness.application().test(.router) { client in
             let put = try await client.execute(uri: Self.subscriptionPath("mine"), method: .put, headers: owner, body: try .json(Self.queryBody()))
             #expect(put.status == .ok)
             for (uri, method) in [(Self.subscriptionPath("mine"), HTTPRequest.Method.get), (Self.subscriptionPath("mine"), .delete),
                                   (Self.subscriptionPath("absent"), .get), (Self.subscriptionPath("absent"), .delete),
                                   (Self.subscriptionPath("mine", database: "public"), .get)] {
-                let headers = uri.hasSuffix("mine") && !uri.contains("public") ? intruder : owner
+                let headers = uri.hasSuffix("mine") && !uri.contains("public") ? other : owner
                 let response = try await client.execute(uri: uri, method: method, headers: headers)
                 #expect(try response.error(.notFound).serverErrorCode == "NOT_FOUND", "\(method) \(uri)")
             }
-            let takeover = try await client.execute(
-                uri: Self.subscriptionPath("mine"), method: .put, headers: intruder, body: try .json(Self.queryBody(predicate: "priority > 9")))
-            #expect(try takeover.error(.forbidden).serverErrorCode == "ACCESS_DENIED")
         }
         #expect(harness.publisher.messages.count == 1)
-        #expect(harness.directory.subscription(forKey: "\(H.container)/private/mine")?.ownerRecordName == "_u1")
+        #expect(harness.directory.subscription(forKey: "\(H.container)/private/_u1/mine")?.ownerRecordName == "_u1")
+    }
+
+    @Test("two users both save 'private-changes'; each sees, replaces and deletes only their own")
+    func perUserIDs() async throws {
+        let harness = try await H()
+        let u1 = try await harness.authorization("_u1")
+        let u2 = try await harness.authorization("_u2")
+        let uri = Self.subscriptionPath("private-changes")
+        try await harness.application().test(.router) { client in
+            let first = try await client.execute(uri: uri, method: .put, headers: u1, body: try .json(Self.queryBody(predicate: "a > 1")))
+            #expect(first.status == .ok, "\(first.text)")
+            let second = try await client.execute(uri: uri, method: .put, headers: u2, body: try .json(Self.queryBody(predicate: "a > 2")))
+            #expect(second.status == .ok, "\(second.text)")
+            let mine = try await client.execute(uri: uri, method: .get, headers: u1).json(Subscription.self)
+            let theirs = try await client.execute(uri: uri, method: .get, headers: u2).json(Subscription.self)
+            #expect(mine.ownerRecordName == "_u1" && mine.query?.predicate == "a > 1")
+            #expect(theirs.ownerRecordName == "_u2" && theirs.query?.predicate == "a > 2")
+            // The same definition as another user's is not a duplicate (duplicates are per user).
+            let same = try await client.execute(uri: Self.subscriptionPath("copy"), method: .put, headers: u2, body: try .json(Self.queryBody(predicate: "a > 1")))
+            #expect(same.status == .ok, "\(same.text)")
+            // Replacing is per user: _u2's replacement leaves _u1's as it was.
+            let replaced = try await client.execute(uri: uri, method: .put, headers: u2, body: try .json(Self.queryBody(predicate: "a > 3")))
+            #expect(replaced.status == .ok)
+            #expect(try await client.execute(uri: uri, method: .get, headers: u1).json(Subscription.self).query?.predicate == "a > 1")
+            // Deleting is per user: _u1's delete tombstones _u1's key; _u2's stays.
+            let delete = try await client.execute(uri: uri, method: .delete, headers: u1)
+            #expect(delete.status == .ok)
+            #expect(harness.publisher.messages.last == .tombstone("\(H.container)/private/_u1/private-changes"))
+            #expect(try await client.execute(uri: uri, method: .get, headers: u1).error(.notFound).serverErrorCode == "NOT_FOUND")
+            #expect(try await client.execute(uri: uri, method: .get, headers: u2).json(Subscription.self).query?.predicate == "a > 3")
+            let list = try await client.execute(uri: H.path("private/subscriptions"), method: .get, headers: u2)
+            #expect(try list.json([String: [Subscription]].self)["subscriptions"]?.map(\.subscriptionID) == ["copy", "private-changes"])
+        }
+        #expect(harness.directory.subscription(forKey: "\(H.container)/private/_u2/private-changes")?.ownerRecordName == "_u2")
+        #expect(harness.directory.subscription(forKey: "\(H.container)/private/_u1/private-changes") == nil)
+    }
+
+    @Test("a subscription ID over 255 bytes of UTF-8 or with a control character is BAD_REQUEST naming subscriptionID", arguments: [
+        String(repeating: "s", count: 5_000), String(repeating: "s", count: 256), String(repeating: "%C3%A9", count: 128),
+        "tab%09id", "nul%00id", "del%7Fid",
+    ])
+    func badSubscriptionID(id: String) async throws {
+        let harness = try await H()
+        let headers = try await harness.authorization()
+        try await harness.application().test(.router) { client in
+            for method in [HTTPRequest.Method.put, .get, .delete] {
+                let response = try await client.execute(
+                    uri: Self.subscriptionPath(id), method: method, headers: headers, body: try .json(Self.queryBody()))
+                let error = try response.error(.badRequest)
+                #expect(error.serverErrorCode == "BAD_REQUEST")
+                #expect(error.reason.hasPrefix("subscriptionID"), "\(error.reason)")
+            }
+        }
+        #expect(harness.publisher.messages.isEmpty)
+    }
+
+    @Test("a subscription ID of exactly 255 bytes of UTF-8 is accepted")
+    func longestSubscriptionID() async throws {
+        let harness = try await H()
+        let headers = try await harness.authorization()
+        let id = String(repeating: "%C3%A9", count: 127) + "s"
+        try await harness.application().test(.router) { client in
+            let put = try await client.execute(uri: Self.subscriptionPath(id), method: .put, headers: headers, body: try .json(Self.queryBody()))
+            #expect(put.status == .ok, "\(put.text)")
+            #expect(try put.json(Subscription.self).subscriptionID.utf8.count == 255)
+        }
     }
 
     @Test("DELETE publishes the tombstone; the subscription is gone afterwards")
@@ -179,7 +242,7 @@ struct SubscriptionRoutesTests {
             let delete = try await client.execute(uri: Self.subscriptionPath("gone"), method: .delete, headers: headers)
             #expect(delete.status == .ok)
             #expect(delete.text == #"{"deleted":true,"subscriptionID":"gone"}"#)
-            #expect(harness.publisher.messages.last == .tombstone("\(H.container)/private/gone"))
+            #expect(harness.publisher.messages.last == .tombstone("\(H.container)/private/_u1/gone"))
             let get = try await client.execute(uri: Self.subscriptionPath("gone"), method: .get, headers: headers)
             #expect(get.status == .notFound)
         }
@@ -243,7 +306,7 @@ struct SubscriptionRoutesTests {
             let delete = try await client.execute(uri: Self.subscriptionPath("kept"), method: .delete, headers: headers)
             #expect(try delete.error(.serviceUnavailable).serverErrorCode == "SERVICE_UNAVAILABLE")
         }
-        #expect(harness.directory.subscription(forKey: "\(H.container)/private/new") == nil)
-        #expect(harness.directory.subscription(forKey: "\(H.container)/private/kept") != nil)
+        #expect(harness.directory.subscription(forKey: "\(H.container)/private/_u1/new") == nil)
+        #expect(harness.directory.subscription(forKey: "\(H.container)/private/_u1/kept") != nil)
     }
 }

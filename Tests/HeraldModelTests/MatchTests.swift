@@ -40,15 +40,28 @@ struct MatchTests {
         #expect(UUID.dnsNamespace.uuidString.lowercased() == "6ba7b810-9dad-11d1-80b4-00c04fd430c8")
     }
 
-    @Test("notification IDs are deterministic, lower-case, version 5 and distinct per pair")
+    @Test("notification IDs are deterministic, lower-case, version 5 and distinct per change, owner and ID")
     func notificationID() {
-        let id = Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes")
-        #expect(id == Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes"))
+        let id = Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "urgent-notes")
+        #expect(id == Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "urgent-notes"))
         #expect(id == id.lowercased())
         #expect(UUID(uuidString: id) != nil)
         #expect(Array(id)[14] == "5")
-        #expect(id != Match.notificationID(changeID: "c-0001", subscriptionID: "other"))
-        #expect(id == UUID(version5: "c-0001/urgent-notes", namespace: .heraldNamespace).lowercasedString)
+        #expect(id != Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "other"))
+        #expect(id != Match.notificationID(changeID: "c-0002", owner: "_u1", subscriptionID: "urgent-notes"))
+        #expect(id != Match.notificationID(changeID: "c-0001", owner: "_u2", subscriptionID: "urgent-notes"),
+                "two users' subscriptions of the same ID get different IDs for the same change")
+        #expect(id == UUID(version5: "c-0001/_u1/urgent-notes", namespace: .heraldNamespace).lowercasedString)
+    }
+
+    @Test("a match written before per-user IDs (ID from changeID/subscriptionID) still decodes")
+    func legacyNotificationID() throws {
+        var match = try Self.sample()
+        #expect(match.legacyNotificationID == "142664a0-c4dd-5ad3-8729-8d9d983877ff")
+        #expect(match.notificationID != match.legacyNotificationID)
+        match.notificationID = match.legacyNotificationID
+        let decoded = try Fixtures.roundTrip(match)
+        #expect(decoded.notificationID == "142664a0-c4dd-5ad3-8729-8d9d983877ff")
     }
 
     static func sample() throws -> Match {
@@ -63,7 +76,7 @@ struct MatchTests {
         let match = try Self.sample()
         #expect(match.partitionKey == "_u1")
         let decoded = try Fixtures.roundTrip(match)
-        #expect(decoded.notificationID == Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes"))
+        #expect(decoded.notificationID == Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "urgent-notes"))
     }
 
     static let malformed: [(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String)] = [

@@ -19,7 +19,12 @@ struct SubscriptionTests {
         #expect(subscription.notificationInfo.alertLocalizationArgs == ["title"])
         #expect(subscription.notificationInfo.shouldBadge)
         #expect(subscription.notificationInfo.shouldSendContentAvailable == false)
-        #expect(subscription.partitionKey == "iCloud.com.example.notes/private/urgent-notes")
+        #expect(subscription.partitionKey == "iCloud.com.example.notes/private/_u1/urgent-notes")
+        #expect(subscription.legacyPartitionKey == "iCloud.com.example.notes/private/urgent-notes")
+        #expect(Subscription.key(container: "c", database: .public, owner: "a/b", id: "c")
+                != Subscription.key(container: "c", database: .public, owner: "a", id: "b/c"), "no two identities share a key")
+        #expect(Subscription.key(container: "c", database: .public, owner: "a%2Fb", id: "c")
+                != Subscription.key(container: "c", database: .public, owner: "a/b", id: "c"))
         _ = try Fixtures.roundTrip(subscription)
     }
 

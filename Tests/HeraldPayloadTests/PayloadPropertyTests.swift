@@ -80,7 +80,8 @@ struct PayloadPropertyTests {
             type: type, change: change)
         if Int.random(in: 0..<10, using: &g) == 0 {
             match.subscription.subscriptionID = text(&g) + "s"
-            match.notificationID = Match.notificationID(changeID: change.changeID, subscriptionID: match.subscription.subscriptionID)
+            match.notificationID = Match.notificationID(
+                changeID: change.changeID, owner: match.subscription.ownerRecordName, subscriptionID: match.subscription.subscriptionID)
         }
         return match
     }

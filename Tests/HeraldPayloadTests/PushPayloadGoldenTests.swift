@@ -7,7 +7,7 @@ import Testing
 @Suite("Push payload: golden shapes")
 struct PushPayloadGoldenTests {
     typealias F = PayloadFixtures
-    static let nid = Match.notificationID(changeID: "c-0001", subscriptionID: "urgent-notes")
+    static let nid = Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "urgent-notes")
     static let ck = #"{"ce":2,"cid":"iCloud.com.example.notes","nid":"\#(nid)","ckuserid":"_u1","#
     static let qry = #""qry":{"sid":"urgent-notes","dbs":1,"zid":"Notes","zoid":"_u1","rid":"note-42","fo":2"#
 

@@ -124,7 +124,7 @@ struct DeliveryPipelineTests {
         #expect(first.allSatisfy { $0.queryNotificationReason == .recordCreated && $0.excludedDevice == "d-1" })
         #expect(first.first?.rendered?.locale == "fr-FR")
         #expect(first.first?.apns?.payload.objectValue?["ck"]?.objectValue?["qry"]?.objectValue?["af"] == .object(["title": .string("Tc3")]))
-        #expect(first.map(\.notificationID) == (3...7).map { Match.notificationID(changeID: "c\($0)", subscriptionID: "high") })
+        #expect(first.map(\.notificationID) == (3...7).map { Match.notificationID(changeID: "c\($0)", owner: "_u1", subscriptionID: "high") })
 
         let afterReplay = try await store.fetch(recipient: "_u1", container: container, after: nil, limit: 400)
         #expect(afterReplay.notifications.count == 5, "the replayed changes added nothing")

@@ -28,117 +28,65 @@ struct HTTPPipelineTests {
 
     @Test("subscription over HTTP → changes → notifications fetched in order with bound tokens; a badge reset takes effect")
     func endToEnd() async throws {
-        let fixture = try await PipelineFixture()
-        let catalog = fixture.catalog
-        let producer = try fixture.producer()
-        let signer = try ChangeTokenSigner(keyString: String(repeating: "cd", count: 32))
-        let store = try NotificationStore.inMemory(tokenSigner: signer)
-        let table = SubscriptionTable()
-        let users = UserDirectory()
-        let notifier = StreamNotifier()
-        let dead = catalog.name(TopicCatalog.deadLetters)
-        let services: [any Service] = [
-            SubscriptionTableLoader(
-                table: table, consumer: try fixture.consumer(group: "table"), producer: producer,
-                topic: catalog.name(TopicCatalog.subscriptions), partitions: catalog.partitions, deadLetterTopic: dead,
-                readiness: nil, logger: fixture.logger),
-            StageRunner(
-                configuration: StageConfiguration(name: "match", inputTopics: [catalog.name(TopicCatalog.recordChanges)], deadLetterTopic: dead),
-                processor: MatchProcessor(table: table, matchesTopic: catalog.name(TopicCatalog.matches), subscriptionsTopic: catalog.name(TopicCatalog.subscriptions)),
-                consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger),
-            CompactedTopicFollower(
-                name: "users", consumer: try fixture.consumer(group: "users"), producer: producer,
-                topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions, deadLetterTopic: dead,
-                readiness: nil, logger: fixture.logger, onReady: { users.gate.open() }, apply: { message throws(Rejection.Reason) in try users.apply(message) }),
-            StageRunner(
-                configuration: StageConfiguration(
-                    name: "compose", inputTopics: [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)], deadLetterTopic: dead),
-                processor: ComposeProcessor(
-                    topics: .init(catalog),
-                    delivery: Delivery(), users: users,
-                    changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") }),
-                consumer: try fixture.consumer(group: "compose"), producer: producer, logger: fixture.logger),
-            ReaderService(
-                store: store, consumer: try fixture.consumer(group: "reader"), producer: producer,
-                topics: .init(
-                    notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                    composeState: catalog.name(TopicCatalog.composeState)),
-                partitions: catalog.partitions, deadLetterTopic: dead, readiness: nil, logger: fixture.logger,
-                onChanges: { notifier.streamsGrew($0.grownStreams.keys) }),
-        ]
-        let authenticator = try await APIAuthenticator(secret: String(repeating: "s", count: 40))
-        let api = HeraldAPI(
-            store: store, badges: StoreBadges(store: store),
-            publisher: KafkaHeraldPublisher(producer: producer, catalog: catalog, table: table),
-            directory: table, schedules: ScheduleTable(), notifier: notifier, authenticator: authenticator)
-        let router = Router()
-        api.addRoutes(to: router)
-        let application = Application(router: router)
-        let token = try await authenticator.issueToken(user: "_u1", container: container)
-        let auth: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/json"]
+        let harness = try await HTTPPipelineHarness(fixture: try await PipelineFixture())
+        let (catalog, producer, store, authenticator) = (harness.fixture.catalog, harness.producer, harness.store, harness.authenticator)
+        let auth = try await harness.headers(user: "_u1", container: container)
         let base = "/v1/containers/\(container)"
 
-        let group = ServiceGroup(services: services, logger: fixture.logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            try await application.test(.router) { client in
-                let put = try await client.execute(
-                    uri: "\(base)/private/subscriptions/notes", method: .put, headers: auth,
-                    body: ByteBuffer(string: #"{"subscriptionType": "query", "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"}, "firesOn": ["create"], "notificationInfo": {"alertBody": "New note", "shouldBadge": true}}"#))
-                #expect(put.status == .ok)
-                let listed = try await client.execute(uri: "\(base)/private/subscriptions", method: .get, headers: auth)
-                #expect(String(buffer: listed.body).contains("\"notes\""))
-                try await Task.sleep(for: .seconds(1))
-                _ = try await producer.send((1...5).map {
-                    OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c\($0)"))
-                })
+        try await harness.run { client in
+            let put = try await client.execute(
+                uri: "\(base)/private/subscriptions/notes", method: .put, headers: auth,
+                body: ByteBuffer(string: #"{"subscriptionType": "query", "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"}, "firesOn": ["create"], "notificationInfo": {"alertBody": "New note", "shouldBadge": true}}"#))
+            #expect(put.status == .ok)
+            let listed = try await client.execute(uri: "\(base)/private/subscriptions", method: .get, headers: auth)
+            #expect(String(buffer: listed.body).contains("\"notes\""))
+            try await Task.sleep(for: .seconds(1))
+            _ = try await producer.send((1...5).map {
+                OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c\($0)"))
+            })
 
-                // Page through with resultsLimit 2 until all five arrived: each exactly once, in order.
-                var sequences: [Int] = []
-                var changeToken: String?
-                let deadline = ContinuousClock.now + .seconds(60)
-                while sequences.count < 5, ContinuousClock.now < deadline {
-                    var request: [String: Any] = ["resultsLimit": 2]
-                    if let changeToken { request["serverChangeToken"] = changeToken }
-                    let response = try await client.execute(
-                        uri: "\(base)/notifications/changes", method: .post, headers: auth,
-                        body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: request)))
-                    #expect(response.status == .ok)
-                    let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
-                    sequences += (page["notifications"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int }
-                    changeToken = page["serverChangeToken"] as? String
-                    if page["moreComing"] as? Bool != true { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                #expect(sequences == [1, 2, 3, 4, 5])
-
-                // A token altered by one character, or used by another user, is refused.
-                let tampered = String(changeToken!.dropLast()) + (changeToken!.hasSuffix("A") ? "B" : "A")
-                let refused = try await client.execute(
+            // Page through with resultsLimit 2 until all five arrived: each exactly once, in order.
+            var sequences: [Int] = []
+            var changeToken: String?
+            let deadline = ContinuousClock.now + .seconds(60)
+            while sequences.count < 5, ContinuousClock.now < deadline {
+                var request: [String: Any] = ["resultsLimit": 2]
+                if let changeToken { request["serverChangeToken"] = changeToken }
+                let response = try await client.execute(
                     uri: "\(base)/notifications/changes", method: .post, headers: auth,
-                    body: ByteBuffer(string: #"{"serverChangeToken": "\#(tampered)"}"#))
-                #expect(refused.status == .badRequest)
-                let other = try await authenticator.issueToken(user: "_u2", container: container)
-                let foreign = try await client.execute(
-                    uri: "\(base)/notifications/changes", method: .post,
-                    headers: [.authorization: "Bearer \(other)", .contentType: "application/json"],
-                    body: ByteBuffer(string: #"{"serverChangeToken": "\#(changeToken!)"}"#))
-                #expect(foreign.status == .badRequest)
-
-                // The badge is the compose stage's count; a reset goes through Kafka and takes effect.
-                let badge = try await client.execute(uri: "\(base)/badge", method: .get, headers: auth)
-                #expect(String(buffer: badge.body).contains("5"))
-                let reset = try await client.execute(uri: "\(base)/badge", method: .post, headers: auth, body: ByteBuffer(string: #"{"badge": 0}"#))
-                #expect(reset.status == .accepted)
-                var zeroed = false
-                for _ in 0..<100 where !zeroed {
-                    zeroed = try await store.badge(recipient: "_u1", container: container) == 0
-                    if !zeroed { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                #expect(zeroed)
+                    body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: request)))
+                #expect(response.status == .ok)
+                let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                sequences += (page["notifications"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int }
+                changeToken = page["serverChangeToken"] as? String
+                if page["moreComing"] as? Bool != true { try await Task.sleep(for: .milliseconds(100)) }
             }
-            await group.triggerGracefulShutdown()
-            notifier.finish()
-            try await tasks.waitForAll()
+            #expect(sequences == [1, 2, 3, 4, 5])
+
+            // A token altered by one character, or used by another user, is refused.
+            let tampered = String(changeToken!.dropLast()) + (changeToken!.hasSuffix("A") ? "B" : "A")
+            let refused = try await client.execute(
+                uri: "\(base)/notifications/changes", method: .post, headers: auth,
+                body: ByteBuffer(string: #"{"serverChangeToken": "\#(tampered)"}"#))
+            #expect(refused.status == .badRequest)
+            let other = try await authenticator.issueToken(user: "_u2", container: container)
+            let foreign = try await client.execute(
+                uri: "\(base)/notifications/changes", method: .post,
+                headers: [.authorization: "Bearer \(other)", .contentType: "application/json"],
+                body: ByteBuffer(string: #"{"serverChangeToken": "\#(changeToken!)"}"#))
+            #expect(foreign.status == .badRequest)
+
+            // The badge is the compose stage's count; a reset goes through Kafka and takes effect.
+            let badge = try await client.execute(uri: "\(base)/badge", method: .get, headers: auth)
+            #expect(String(buffer: badge.body).contains("5"))
+            let reset = try await client.execute(uri: "\(base)/badge", method: .post, headers: auth, body: ByteBuffer(string: #"{"badge": 0}"#))
+            #expect(reset.status == .accepted)
+            var zeroed = false
+            for _ in 0..<100 where !zeroed {
+                zeroed = try await store.badge(recipient: "_u1", container: container) == 0
+                if !zeroed { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(zeroed)
         }
     }
 }

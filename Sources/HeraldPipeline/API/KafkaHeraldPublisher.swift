@@ -36,9 +36,13 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
         try? table?.apply(key: subscription.partitionKey, value: value)
     }
 
-    public func deleteSubscription(key: String) async throws {
-        try await send(TopicCatalog.subscriptions, key: key, value: nil)
-        table?.remove(key: key)
+    /// Tombstones the subscription's key and, while the topic still holds a record of it under
+    /// the key used before per-user IDs, that key too (or a reload would bring it back).
+    public func deleteSubscription(_ subscription: Subscription) async throws {
+        let oldKey = table?.oldKey(of: subscription)
+        try await send(TopicCatalog.subscriptions, key: subscription.partitionKey, value: nil)
+        if let oldKey { try await send(TopicCatalog.subscriptions, key: oldKey, value: nil) }
+        table?.remove(key: subscription.partitionKey)
     }
 
     public func publish(read: NotificationRead) async throws {

@@ -3,7 +3,8 @@ import HeraldKafka
 import HeraldModel
 
 /// The match stage: each record change → one `Match` per fired subscription, keyed by the
-/// recipient, to the `matches` topic; fires-once subscriptions are retired with a tombstone.
+/// recipient, to the `matches` topic; fires-once subscriptions are retired with a tombstone
+/// (and one for the key it had before per-user IDs, while the topic still holds a record there).
 /// Waits until the subscription table has caught up before the first batch.
 public struct MatchProcessor: StageProcessor {
     public let table: SubscriptionTable
@@ -39,9 +40,11 @@ public struct MatchProcessor: StageProcessor {
                 }
                 outputs.append(OutgoingMessage(topic: matchesTopic, key: match.partitionKey, value: encoded))
                 if match.subscription.firesOnce {
+                    let oldKey = table.oldKey(of: match.subscription)
                     let key = match.subscription.partitionKey
                     table.remove(key: key)
                     outputs.append(OutgoingMessage(topic: subscriptionsTopic, key: key, value: nil))
+                    if let oldKey { outputs.append(OutgoingMessage(topic: subscriptionsTopic, key: oldKey, value: nil)) }
                 }
             }
             return outputs

@@ -164,7 +164,7 @@ struct ReaderBenchmark {
 
 private struct NoPublisher: HeraldPublisher {
     func publish(subscription: Subscription) async throws {}
-    func deleteSubscription(key: String) async throws {}
+    func deleteSubscription(_ subscription: Subscription) async throws {}
     func publish(read: NotificationRead) async throws {}
     func publish(badgeReset: BadgeReset) async throws {}
     func publish(schedule: Schedule) async throws {}

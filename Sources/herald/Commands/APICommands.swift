@@ -78,8 +78,9 @@ struct FetchCommand: AsyncParsableCommand {
 /// `herald subscriptions put|get|list|delete`.
 struct SubscriptionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "subscriptions", abstract: "Manage a user's subscriptions through the HTTP API.",
-        subcommands: [Put.self, Get.self, List.self, Delete.self])
+        commandName: "subscriptions",
+        abstract: "Manage a user's subscriptions through the HTTP API; re-key the topic by owner (migrate).",
+        subcommands: [Put.self, Get.self, List.self, Delete.self, SubscriptionsMigrateCommand.self])
 
     struct Put: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create or replace a subscription from a JSON file (DESIGN §5).")

@@ -1,0 +1,84 @@
+import Foundation
+import HeraldKafka
+import Logging
+
+/// Runs a `SubscriptionKeyMigration` against a cluster (`herald subscriptions migrate`):
+/// reads every partition of the `subscriptions` topic from the beginning to the end offsets
+/// seen at start (no consumer group is joined or committed), then — unless a dry run —
+/// publishes the re-keyed subscriptions, waits for their acknowledgement, and only then
+/// tombstones the old keys, so no subscription is ever absent from the topic.
+public struct SubscriptionKeyMigrator {
+    public let consumer: KafkaConsumer
+    public let producer: KafkaProducer
+    public let topic: String
+    /// The topic's partitions (from the cluster's metadata).
+    public let partitions: [Int32]
+    public let logger: Logger
+
+    public init(consumer: KafkaConsumer, producer: KafkaProducer, topic: String, partitions: [Int32], logger: Logger) {
+        self.consumer = consumer
+        self.producer = producer
+        self.topic = topic
+        self.partitions = partitions
+        self.logger = logger
+    }
+
+    /// Reads the topic and migrates it.
+    /// - Parameters:
+    ///   - dryRun: read and report only; send nothing.
+    ///   - timeout: how long reading to the end may take.
+    ///   - quietPeriod: a partition whose last offsets never arrive (transaction markers,
+    ///     compacted tombstones) counts as read once nothing arrived for this long.
+    /// - Throws: `KafkaError`, or `PipelineError` when the end was not reached within `timeout`.
+    public func run(dryRun: Bool, timeout: Duration = .seconds(120), quietPeriod: Duration = .seconds(3)) async throws
+        -> SubscriptionKeyMigration.Report
+    {
+        var migration = SubscriptionKeyMigration()
+        do {
+            try await read(into: &migration, timeout: timeout, quietPeriod: quietPeriod)
+        } catch {
+            await consumer.close()
+            throw error
+        }
+        await consumer.close()
+        let (republish, tombstones, report) = migration.plan(topic: topic)
+        var result = report
+        result.dryRun = dryRun
+        guard !dryRun else { return result }
+        _ = try await producer.send(republish)
+        _ = try await producer.send(tombstones)
+        logger.info("subscriptions migrated", metadata: ["report": "\(result)"])
+        return result
+    }
+
+    private func read(into migration: inout SubscriptionKeyMigration, timeout: Duration, quietPeriod: Duration) async throws {
+        var remaining: [Int32: Int64] = [:]
+        for partition in partitions {
+            let marks = try await consumer.watermarks(TopicPartition(topic, partition))
+            if marks.high > marks.low { remaining[partition] = marks.high }
+        }
+        guard !remaining.isEmpty else { return }
+        try consumer.assign(partitions.map { TopicPartitionOffset(topic, $0, .beginning) })
+        let deadline = ContinuousClock.now + timeout
+        var lastArrival: ContinuousClock.Instant?
+        while !remaining.isEmpty {
+            guard ContinuousClock.now < deadline else {
+                throw PipelineError(
+                    code: .kafka, reason: "could not read to the end within \(timeout); nothing was sent",
+                    location: "\(topic) partitions \(remaining.keys.sorted())")
+            }
+            for case .messages(let batch) in await consumer.poll() {
+                for message in batch where message.topic == topic {
+                    lastArrival = ContinuousClock.now
+                    migration.read(message)
+                    if let end = remaining[message.partition], message.offset + 1 >= end { remaining[message.partition] = nil }
+                }
+            }
+            if let lastArrival, ContinuousClock.now - lastArrival > quietPeriod {
+                logger.warning(
+                    "nothing arrived for \(quietPeriod): partitions \(remaining.keys.sorted()) of \(topic) end in records that are not delivered (transaction markers or removed tombstones)")
+                break
+            }
+        }
+    }
+}
