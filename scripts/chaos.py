@@ -2,7 +2,7 @@
 """Herald's chaos suite: real processes, real faults, verdicts from data.
 
 Runs `herald broker` and separate `herald run` processes (one reader, N workers) on
-127.0.0.1, registers one zone subscription per user over HTTP, produces record changes in
+127.0.0.1, registers one query subscription per user over HTTP (the same ID for all), produces record changes in
 chunks and, between chunks, injects the faults of the chosen scenarios:
 
   kill9     kill -9 a worker mid-stream (failover: kill -> every partition progresses again)
@@ -166,12 +166,14 @@ class Streams:
 
     def subscribe(self, port):
         for user in self.users:
+            # Every user saves the same ID, as apps do (subscription IDs are per user).
             subscription = {
-                "subscriptionID": "chaos-zone", "subscriptionType": "zone", "container": CONTAINER,
+                "subscriptionID": "chaos-notes", "subscriptionType": "query", "container": CONTAINER,
                 "database": "private", "ownerRecordName": user,
+                "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"}, "firesOn": ["create"],
                 "zoneID": {"zoneName": "Notes", "ownerRecordName": user},
                 "notificationInfo": {"alertBody": "changed", "shouldBadge": True}}
-            self.request(port, "PUT", "private/subscriptions/chaos-zone", user, subscription)
+            self.request(port, "PUT", "private/subscriptions/chaos-notes", user, subscription)
 
     def changes(self, count):
         lines = []
