@@ -301,5 +301,24 @@ t "schedule: bad --time-zone" 2 empty 'has:--time-zone: unknown time zone "Mars/
 t "schedule: --count 0" 2 empty "has:--count must be within" \
   $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00Z --count 0
 
+# --- run: checked before Kafka is contacted (127.0.0.1:1 has no broker) ---------------------
+KEY=$(printf 'ab%.0s' $(seq 1 32))
+SECRET=$(printf 'x%.0s' $(seq 1 40))
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$work/port" &
+listener=$!
+for _ in $(seq 1 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+taken=$(cat "$work/port")
+t "run: a taken HTTP port is named, before Kafka" 1 empty "text:error: cannot listen on 127.0.0.1:$taken: address already in use" \
+  run --brokers 127.0.0.1:1 --stages match --http-host 127.0.0.1 --http-port "$taken"
+kill "$listener" 2>/dev/null
+t "run: --brokers without a token key, before Kafka" 2 empty "has:--token-key (or \$HERALD_TOKEN_KEY) is required with --brokers" \
+  run --brokers 127.0.0.1:1 --stages reader --jwt-secret "$SECRET" --http-port 0
+t "run: a short JWT secret, before Kafka" 2 empty "has:--jwt-secret" \
+  run --brokers 127.0.0.1:1 --stages reader --token-key "$KEY" --jwt-secret short --http-port 0
+t "run: --shutdown-timeout under a second" 64 empty "has:--shutdown-timeout must be at least 1s" \
+  run --shutdown-timeout 500ms
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -7,6 +7,10 @@ kills one with SIGKILL and measures, per consumer group, how long until the surv
 assigned partitions again (it logs `partitions assigned`; it fetches from there at once).
 
     scripts/measure-failover.py [--herald .build/debug/herald] [--rounds 3] [-- extra run flags]
+
+With --static-restart the workers run with --instance-id worker-a / worker-b (static group
+membership) and the killed worker is restarted at once under the same ID: with static
+membership honoured, it takes its partitions back and the survivor sees no rebalance.
 """
 import argparse, os, re, signal, subprocess, sys, tempfile, threading, time
 
@@ -48,7 +52,7 @@ def wait_for(condition, timeout, what):
     raise SystemExit(f"timed out waiting for {what}")
 
 
-def one_round(herald, extra, number):
+def one_round(herald, extra, number, static_restart=False):
     work = tempfile.mkdtemp()
     bootstrap_file = os.path.join(work, "bootstrap")
     prefix = f"fo{number}{os.getpid()}."
@@ -57,10 +61,13 @@ def one_round(herald, extra, number):
     try:
         wait_for(lambda: os.path.exists(bootstrap_file) and open(bootstrap_file).read().strip(), 30, "the broker")
         brokers = open(bootstrap_file).read().strip()
-        for name in ("a", "b"):
-            workers.append(Process(name, [
+        def worker(name):
+            identity = ["--instance-id", f"worker-{name}"] if static_restart else []
+            return Process(name, [
                 herald, "run", "--brokers", brokers, "--topic-prefix", prefix, "--stages", "match,compose,schedule,assets",
-                "--http-host", "127.0.0.1", "--http-port", "0"] + extra))
+                "--http-host", "127.0.0.1", "--http-port", "0"] + identity + extra)
+        for name in ("a", "b"):
+            workers.append(worker(name))
         a, b = workers
         # Both members hold partitions of every group and nothing has moved for 4 s.
         def settled():
@@ -73,6 +80,13 @@ def one_round(herald, extra, number):
         killed = time.monotonic()
         a.proc.send_signal(signal.SIGKILL)
         a.proc.wait()
+        if static_restart:
+            restarted = worker("a")
+            workers.append(restarted)
+            back = wait_for(lambda: (lambda m: m if len(m) >= GROUPS else None)(restarted.matching("partitions assigned")),
+                            90, "the restarted worker to get partitions")
+            revoked = b.matching("partitions revoked", since=killed)
+            return sorted(t - killed for t, _ in back[:GROUPS]), len(revoked)
         assigned = wait_for(lambda: (lambda m: m if len(m) >= GROUPS else None)(b.matching("partitions assigned", since=killed)),
                             90, "the survivor to take over")
         times = sorted(t - killed for t, _ in assigned[:GROUPS])
@@ -86,8 +100,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--herald", default=".build/debug/herald")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--static-restart", action="store_true")
     parser.add_argument("extra", nargs="*")
     options = parser.parse_args()
+    if options.static_restart:
+        print("| round | restarted worker has its partitions after SIGKILL (s) | rebalances seen by the survivor |")
+        print("|---|---|---|")
+        for number in range(1, options.rounds + 1):
+            times, revoked = one_round(options.herald, options.extra, number, static_restart=True)
+            print(f"| {number} | {', '.join(f'{t:.1f}' for t in times)} | {revoked} |", flush=True)
+        return
     print("| round | groups taken over after SIGKILL (s) | slowest (s) |")
     print("|---|---|---|")
     slowest = []
