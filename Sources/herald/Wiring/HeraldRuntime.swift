@@ -80,6 +80,7 @@ struct HeraldRuntime {
     /// Runs until SIGTERM/SIGINT, then shuts every service down gracefully, within
     /// `--shutdown-timeout` (see `ShutdownDeadline`).
     func run() async throws {
+        defer { deadline.disarm() }
         do {
             try await group.run()
         } catch {

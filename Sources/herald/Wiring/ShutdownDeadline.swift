@@ -13,6 +13,7 @@ final class ShutdownDeadline: Service {
     let timeout: Duration
     private let logger: Logger
     private let running = Mutex<[String: Int]>([:])
+    private let disarmed = Atomic<Bool>(false)
     private let exit: @Sendable (Int32) -> Void
 
     /// - Parameter exit: ends the process (a test passes something else).
@@ -38,6 +39,9 @@ final class ShutdownDeadline: Service {
         running.withLock { $0.filter { $0.value > 0 }.map(\.key).sorted() }
     }
 
+    /// Shutdown finished: the timer, if started, does nothing.
+    func disarm() { disarmed.store(true, ordering: .releasing) }
+
     func started(_ name: String) { running.withLock { $0[name, default: 0] += 1 } }
     func finished(_ name: String) { running.withLock { $0[name, default: 1] -= 1 } }
 
@@ -47,6 +51,7 @@ final class ShutdownDeadline: Service {
         let (timeout, logger, exit) = (self.timeout, self.logger, self.exit)
         logger.notice("shutting down", metadata: ["timeout": .string("\(timeout)")])
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))) { [self] in
+            guard !disarmed.load(ordering: .acquiring) else { return }
             let left = unfinished
             logger.critical(
                 "shutdown did not finish within \(timeout); abandoned: \(left.isEmpty ? "flushing the producer" : left.joined(separator: ", ")); work not committed will be consumed again",
