@@ -128,6 +128,7 @@ let package = Package(
                 "HeraldScheduler", "HeraldAssets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
     ]

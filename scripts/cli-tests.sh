@@ -304,5 +304,53 @@ t "schedule: bad --time-zone" 2 empty 'has:--time-zone: unknown time zone "Mars/
 t "schedule: --count 0" 2 empty "has:--count must be within" \
   $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00Z --count 0
 
+# --- run: checked before Kafka is contacted (127.0.0.1:1 has no broker) ---------------------
+KEY=$(printf 'ab%.0s' $(seq 1 32))
+SECRET=$(printf 'x%.0s' $(seq 1 40))
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$work/port" &
+listener=$!
+for _ in $(seq 1 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+taken=$(cat "$work/port")
+t "run: a taken HTTP port is named, before Kafka" 1 empty "text:error: cannot listen on 127.0.0.1:$taken: address already in use" \
+  run --brokers 127.0.0.1:1 --stages match --http-host 127.0.0.1 --http-port "$taken"
+kill "$listener" 2>/dev/null
+t "run: --brokers without a token key, before Kafka" 2 empty "has:--token-key (or \$HERALD_TOKEN_KEY) is required with --brokers" \
+  run --brokers 127.0.0.1:1 --stages reader --jwt-secret "$SECRET" --http-port 0
+t "run: a short JWT secret, before Kafka" 2 empty "has:--jwt-secret" \
+  run --brokers 127.0.0.1:1 --stages reader --token-key "$KEY" --jwt-secret short --http-port 0
+t "run: --shutdown-timeout under a second" 64 empty "has:--shutdown-timeout must be at least 1s" \
+  run --shutdown-timeout 500ms
+
+# --- run: SIGTERM with the brokers gone ends within --shutdown-timeout ---------------------
+# `herald broker` and a worker on it; once the worker is ready the broker is killed, then the
+# worker gets SIGTERM with --shutdown-timeout 3s: it must be gone within 6 s.
+number=$((number + 1))
+"$HERALD" broker --partitions 2 --bootstrap-file "$work/bootstrap" >/dev/null 2>"$work/broker.err" &
+broker=$!
+for _ in $(seq 1 100); do [ -s "$work/bootstrap" ] && break; sleep 0.1; done
+"$HERALD" run --brokers "$(cat "$work/bootstrap")" --partitions 2 --stages match --http-host 127.0.0.1 --http-port 0 \
+  --shutdown-timeout 3s >/dev/null 2>"$work/run.err" &
+worker=$!
+for _ in $(seq 1 300); do grep -qs "herald running" "$work/run.err" && break; sleep 0.1; done
+kill -KILL "$broker"; wait "$broker" 2>/dev/null
+sleep 1
+started=$(date +%s%N)
+kill -TERM "$worker"
+for _ in $(seq 1 60); do kill -0 "$worker" 2>/dev/null || break; sleep 0.1; done
+elapsed_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+if kill -0 "$worker" 2>/dev/null; then
+  kill -KILL "$worker"; wait "$worker" 2>/dev/null
+  failed=$((failed + 1)); echo "FAIL $number run: shutdown with the brokers gone: still alive after ${elapsed_ms} ms"
+else
+  wait "$worker"; code=$?
+  if [ "$code" -eq 0 ] || { [ "$code" -eq 1 ] && grep -q "abandoned:" "$work/run.err"; }; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL $number run: shutdown with the brokers gone: exit $code without naming what it abandoned"
+  fi
+fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

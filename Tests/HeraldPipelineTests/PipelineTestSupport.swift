@@ -10,12 +10,13 @@ struct PipelineFixture {
     let catalog: TopicCatalog
     let logger: Logger
 
-    init(partitions: Int32 = 2) async throws {
+    /// - Parameter prefix: the topic prefix (default: a new one), to give two clusters the same topic names.
+    init(partitions: Int32 = 2, prefix: String? = nil) async throws {
         var logger = Logger(label: "pipeline-test")
         logger.logLevel = ProcessInfo.processInfo.environment["HERALD_TEST_LOG"] == nil ? .critical : .debug
         self.logger = logger
         environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
-        catalog = TopicCatalog(prefix: "t\(UUID().uuidString.prefix(6)).", partitions: partitions)
+        catalog = TopicCatalog(prefix: prefix ?? "t\(UUID().uuidString.prefix(6)).", partitions: partitions)
         _ = try await environment.ensureTopics(catalog)
     }
 

@@ -60,6 +60,13 @@ public final class KafkaAdmin: Sendable {
         return try await executor.run { () throws(KafkaError) in try client.queryWatermarks(partition, timeout: timeout) }
     }
 
+    /// The ID of the cluster the brokers belong to.
+    /// - Throws: `KafkaError` (`timedOut`) when no broker answered in time.
+    public func clusterID() async throws(KafkaError) -> String {
+        let (client, timeout) = (self.client, configuration.requestTimeout)
+        return try await executor.run { () throws(KafkaError) in try client.clusterID(timeout: timeout) }
+    }
+
     /// A consumer group's committed offsets for these partitions (absent where none).
     public func committedOffsets(group: String, partitions: [TopicPartition]) async throws(KafkaError) -> [TopicPartition: Int64] {
         var settings = ConsumerConfiguration()

@@ -106,8 +106,19 @@ public struct ConsumerConfiguration: Sendable {
     /// Herald's correctness never depends on it.)
     public var readCommitted = true
     public var assignmentStrategy: AssignmentStrategy = .range
-    /// A member not heard from for this long is removed from the group. Default: 10 s.
-    public var sessionTimeout: Duration = .seconds(10)
+    /// A member not heard from for this long is removed from the group and its partitions
+    /// move: the failover time after a crash. Default: 6 s, the smallest a Kafka broker
+    /// accepts by default (`group.min.session.timeout.ms`).
+    public var sessionTimeout: Duration = .seconds(6)
+    /// How often the member tells the coordinator it is alive, and learns of a rebalance.
+    /// Default: 1 s (librdkafka wants it well below `sessionTimeout`).
+    public var heartbeatInterval: Duration = .seconds(1)
+    /// Static group membership (`group.instance.id`): a member that restarts with the same
+    /// ID within `sessionTimeout` takes its partitions back without a rebalance. Must be
+    /// unique per member of the group and stable across restarts (a pod name). A static
+    /// member does not leave the group when it closes, so its partitions wait for the
+    /// session timeout. Default: none (dynamic membership).
+    public var groupInstanceID: String?
     /// Stored offsets are committed this often. Default: 1 s.
     public var autoCommitInterval: Duration = .seconds(1)
     /// The most messages one batch holds. Default: 1000.
@@ -133,7 +144,8 @@ public struct ConsumerConfiguration: Sendable {
         result["isolation.level"] = readCommitted ? "read_committed" : "read_uncommitted"
         result["partition.assignment.strategy"] = assignmentStrategy.rawValue
         result["session.timeout.ms"] = String(sessionTimeout.milliseconds)
-        result["heartbeat.interval.ms"] = String(max(100, sessionTimeout.milliseconds / 5))
+        result["heartbeat.interval.ms"] = String(max(100, min(heartbeatInterval.milliseconds, sessionTimeout.milliseconds / 3)))
+        if let groupInstanceID { result["group.instance.id"] = groupInstanceID }
         result["enable.partition.eof"] = "false"
         result.merge(client.extraProperties) { _, extra in extra }
         return result

@@ -95,6 +95,16 @@ final class RdKafkaClient: @unchecked Sendable {
         }
     }
 
+    /// The cluster ID the brokers report (blocking, up to `timeout`).
+    func clusterID(timeout: Duration) throws(KafkaError) -> String {
+        guard let pointer = rd_kafka_clusterid(handle, timeout.timeoutMilliseconds) else {
+            throw KafkaError(
+                code: .timedOut, reason: "the brokers did not report a cluster ID within \(timeout)", operation: "cluster ID")
+        }
+        defer { rd_kafka_mem_free(handle, pointer) }
+        return String(cString: pointer)
+    }
+
     /// Low and high watermarks of a partition, asked of the broker (blocking).
     func queryWatermarks(_ partition: TopicPartition, timeout: Duration) throws(KafkaError) -> Watermarks {
         var low: Int64 = 0

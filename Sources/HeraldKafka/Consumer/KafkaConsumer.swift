@@ -170,11 +170,28 @@ public final class KafkaConsumer: Sendable {
 
     public var isClosed: Bool { closed.load(ordering: .acquiring) }
 
-    /// Leaves the group (committing stored offsets on the way out) and stops.
-    public func close() async {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// Leaves the group (committing stored offsets on the way out) and stops, waiting at
+    /// most `timeout`: `rd_kafka_consumer_close` can block for as long as the brokers are
+    /// unreachable. After the timeout the close goes on in the background and this returns.
+    /// - Returns: `false` when the close did not finish in time (offsets stored since the
+    ///   last commit may not be committed: the group redoes that work).
+    @discardableResult
+    public func close(timeout: Duration = .seconds(10)) async -> Bool {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return true }
         let (client, pump) = (self.client, self.pump)
-        await pollExecutor.run { _ = rd_kafka_consumer_close(client.handle) }
-        await controlExecutor.run { pump.stopAndWait() }
+        let finished = await pollExecutor.run(within: timeout) {
+            _ = rd_kafka_consumer_close(client.handle)
+            pump.stopAndWait()
+            return true
+        }
+        return finished ?? false
+    }
+
+    /// The ID of the cluster the brokers belong to (`rd_kafka_clusterid`), asked of the
+    /// brokers: what tells one cluster from another, for local state built from it.
+    /// - Throws: `KafkaError` (`timedOut`) when no broker answered within `timeout`.
+    public func clusterID(timeout: Duration = .seconds(10)) async throws(KafkaError) -> String {
+        let client = self.client
+        return try await controlExecutor.run { () throws(KafkaError) in try client.clusterID(timeout: timeout) }
     }
 }

@@ -1,5 +1,6 @@
 import HeraldKafka
 import Logging
+import Synchronization
 
 /// Where Herald's Kafka is: an external cluster (`--brokers`), or the embedded one.
 ///
@@ -11,6 +12,23 @@ public final class KafkaEnvironment: Sendable {
     public let embedded: EmbeddedKafkaCluster?
     public let client: KafkaClientConfiguration
     private let logger: Logger
+    /// The cluster ID `ensureTopics` learned, if it ran.
+    private let learnedClusterID = Mutex<String?>(nil)
+
+    /// The consumers' session timeout on a real Kafka cluster: 6 s, the smallest a broker
+    /// accepts by default (`group.min.session.timeout.ms`). Failover after a crash takes
+    /// about this long plus the rebalance.
+    public static let clusterSessionTimeout = Duration.seconds(6)
+    /// The consumers' session timeout on librdkafka's mock cluster (the embedded broker or
+    /// `herald broker`): its rebalance waits the session timeout minus 1 s after a member
+    /// times out, so failover takes about 2 × this − 1 s: 7 s.
+    public static let mockSessionTimeout = Duration.seconds(4)
+
+    /// The cluster ID, once `ensureTopics` has asked the brokers.
+    public var clusterID: String? { learnedClusterID.withLock { $0 } }
+
+    /// Whether the brokers are librdkafka's mock cluster (its IDs read `mockCluster…`).
+    public var isMockCluster: Bool { embedded != nil || (clusterID?.hasPrefix("mockCluster") ?? false) }
 
     /// Connects to an external cluster.
     public init(brokers: String, extraProperties: [String: String] = [:], logger: Logger) {
@@ -46,6 +64,8 @@ public final class KafkaEnvironment: Sendable {
             await admin.close()
             throw error
         }
+        let clusterID = try? await admin.clusterID()
+        learnedClusterID.withLock { $0 = clusterID }
         await admin.close()
         try catalog.checkCoPartitioning(ensured)
         return ensured
@@ -63,6 +83,7 @@ public final class KafkaEnvironment: Sendable {
         settings.client = client
         settings.client.clientID = clientID
         settings.groupID = groupID
+        settings.sessionTimeout = isMockCluster ? Self.mockSessionTimeout : Self.clusterSessionTimeout
         return settings
     }
 }

@@ -6,7 +6,8 @@ import Prometheus
 public enum OperationsRoutes {
     /// Adds the routes.
     /// - Parameters:
-    ///   - readiness: `/health/ready` answers 200 when every condition holds, else 503 listing them.
+    ///   - readiness: `/health/ready` answers 200 when every condition holds, else 503 listing them
+    ///     (and, under `reasons`, why, where a condition said).
     ///   - registry: rendered at `/metrics` in the Prometheus text format.
     public static func add<Context: RequestContext>(
         to router: Router<Context>, readiness: Readiness, registry: PrometheusCollectorRegistry
@@ -19,6 +20,8 @@ public enum OperationsRoutes {
             let ready = conditions.values.allSatisfy { $0 }
             var body: [String: Any] = ["status": ready ? "ready" : "not ready"]
             body["conditions"] = conditions
+            let reasons = readiness.reasons
+            if !reasons.isEmpty { body["reasons"] = reasons }
             return jsonResponse(ready ? .ok : .serviceUnavailable, body)
         }
         router.get("/metrics") { _, _ in

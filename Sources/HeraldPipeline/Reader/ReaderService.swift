@@ -4,13 +4,18 @@ import HeraldKafka
 import HeraldModel
 import HeraldReader
 import Logging
+import Metrics
 import ServiceLifecycle
 
 /// The reader (DESIGN §1): materializes `notifications`, `notification-reads` and the badge
 /// counts of `compose-state` into the local `NotificationStore`, saving the consumed offsets in
 /// the same transaction as the rows. Every reader instance reads every partition (no consumer
 /// group), so any instance answers any user; a restart resumes exactly after the last
-/// applied batch. Undecodable records go to dead letters before the batch is applied.
+/// applied batch — unless the store was built from another cluster or partitioning (see
+/// `StoreIdentity`): then it is rebuilt from the beginning of the topics. Undecodable records
+/// go to dead letters before the batch is applied. A notification that cannot be stored
+/// (undecodable, or its sequence taken by another notification) is dead-lettered, counted in
+/// `herald_reader_notifications_rejected_total` and fails readiness (`reader.store`).
 public final class ReaderService: Service {
     public struct Topics: Sendable {
         public var notifications: String
@@ -26,21 +31,28 @@ public final class ReaderService: Service {
         var all: [String] { [notifications, reads, composeState] }
     }
 
-    private let store: NotificationStore
-    private let consumer: KafkaConsumer
+    let store: NotificationStore
+    let consumer: KafkaConsumer
     private let producer: KafkaProducer
-    private let topics: Topics
-    private let partitions: Int32
+    let topics: Topics
+    let partitions: Int32
     private let deadLetterTopic: String
     private let onChanges: @Sendable (StoreChanges) -> Void
-    private let readiness: Readiness?
-    private let logger: Logger
+    let readiness: Readiness?
+    let logger: Logger
+    /// Appended to the brokers' cluster ID in the store's identity (the embedded broker's run).
+    let clusterQualifier: String?
+    private let rejectedUndecodable: Counter
+    private let rejectedConflicts: Counter
+    /// The readiness condition that fails for good once a notification could not be stored.
+    public static let storeCondition = "reader.store"
     /// How often retention by age runs.
     public let pruneInterval: Duration
 
     public init(
         store: NotificationStore, consumer: KafkaConsumer, producer: KafkaProducer, topics: Topics, partitions: Int32,
         deadLetterTopic: String, readiness: Readiness?, logger: Logger, pruneInterval: Duration = .seconds(600),
+        clusterQualifier: String? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
         onChanges: @escaping @Sendable (StoreChanges) -> Void
     ) {
         self.store = store
@@ -53,23 +65,25 @@ public final class ReaderService: Service {
         self.logger = logger
         self.pruneInterval = pruneInterval
         self.onChanges = onChanges
+        self.clusterQualifier = clusterQualifier
+        let label = "herald_reader_notifications_rejected_total"
+        rejectedUndecodable = Counter(label: label, dimensions: [("reason", "undecodable")], factory: metrics)
+        rejectedConflicts = Counter(label: label, dimensions: [("reason", "sequence_conflict")], factory: metrics)
         readiness?.register("reader")
+        readiness?.set(Self.storeCondition, ready: true)
     }
 
     public func run() async throws {
-        let saved = Dictionary(
-            try await store.offsets().map { (TopicPartition($0.topic, $0.partition), $0.nextOffset) },
-            uniquingKeysWith: max)
+        guard let (saved, watermarks) = try await prepareStore() else {
+            await consumer.close()
+            return
+        }
         var positions: [TopicPartitionOffset] = []
         var remaining: [TopicPartition: Int64] = [:]
-        for topic in topics.all {
-            for partition in 0..<partitions {
-                let topicPartition = TopicPartition(topic, partition)
-                let start = saved[topicPartition]
-                positions.append(TopicPartitionOffset(topicPartition, start.map { KafkaOffset($0) } ?? .beginning))
-                let marks = try await consumer.watermarks(topicPartition)
-                if marks.high > max(start ?? marks.low, marks.low) { remaining[topicPartition] = marks.high }
-            }
+        for (topicPartition, marks) in watermarks.sorted(by: { $0.key < $1.key }) {
+            let start = saved[topicPartition]
+            positions.append(TopicPartitionOffset(topicPartition, start.map { KafkaOffset($0) } ?? .beginning))
+            if marks.high > max(start ?? marks.low, marks.low) { remaining[topicPartition] = marks.high }
         }
         try consumer.assign(positions)
         var ready = remaining.isEmpty
@@ -112,15 +126,20 @@ public final class ReaderService: Service {
         var storeBatch = StoreBatch()
         var rejected: [Rejection] = []
         var next: [TopicPartition: Int64] = [:]
+        var sources: [String: ConsumedMessage] = [:]
         let codec = WireCodec()
         for message in batch {
             next[message.topicPartition] = max(next[message.topicPartition] ?? 0, message.offset + 1)
             do throws(Rejection.Reason) {
                 try decode(message, codec: codec, into: &storeBatch)
+                if message.topic == topics.notifications, let last = storeBatch.encodedNotifications.last {
+                    sources[last.notificationID] = message
+                }
             } catch {
                 rejected.append(Rejection(message: message, reason: error))
             }
         }
+        let undecodable = rejected.filter { $0.message.topic == topics.notifications }.count
         storeBatch.offsets = next.map { ConsumedOffset(topic: $0.key.topic, partition: $0.key.partition, nextOffset: $0.value) }
         var attempt = 0
         while true {
@@ -129,10 +148,14 @@ public final class ReaderService: Service {
                     _ = try await producer.send(rejected.map { DeadLetter.message(for: $0, stage: "reader", topic: deadLetterTopic) })
                     for rejection in rejected { logger.warning("reader rejected a record: \(rejection.reason)") }
                     rejected = []
+                    if undecodable > 0 {
+                        rejectedUndecodable.increment(by: undecodable)
+                        failStore("\(undecodable) notification(s) could not be decoded; see the dead letters of stage reader")
+                    }
                 }
                 let changes = try await store.apply(storeBatch)
-                for conflict in changes.sequenceConflicts {
-                    logger.error("notification \(conflict.notificationID) reuses sequence \(conflict.sequence) of \(conflict.recipient); not stored")
+                if !changes.sequenceConflicts.isEmpty {
+                    try await reject(changes.sequenceConflicts, sources: sources)
                 }
                 onChanges(changes)
                 return
@@ -144,6 +167,33 @@ public final class ReaderService: Service {
                 try await Task.sleep(for: pause)
             }
         }
+    }
+
+    /// Dead-letters notifications whose (recipient, container, sequence) another notification
+    /// already holds, counts them and fails readiness. The store is known to come from this
+    /// cluster (`prepareStore`), so a conflict means the compose stage numbered two
+    /// notifications alike (its state was lost or forked): storing either silently would hide
+    /// one from the user. The first stays; the second waits in dead letters for a replay
+    /// once the cause is fixed.
+    private func reject(_ conflicts: [HeraldNotification], sources: [String: ConsumedMessage]) async throws {
+        let letters = conflicts.compactMap { conflict -> OutgoingMessage? in
+            guard let source = sources[conflict.notificationID] else { return nil }
+            let reason = Rejection.Reason(
+                code: "SEQUENCE_CONFLICT",
+                "sequence \(conflict.sequence) of \(conflict.recipient) in \(conflict.containerIdentifier) is held by another notification")
+            return DeadLetter.message(for: Rejection(message: source, reason: reason), stage: "reader", topic: deadLetterTopic)
+        }
+        if !letters.isEmpty { _ = try await producer.send(letters) }
+        for conflict in conflicts {
+            logger.error("notification \(conflict.notificationID) reuses sequence \(conflict.sequence) of \(conflict.recipient); not stored, sent to dead letters")
+        }
+        rejectedConflicts.increment(by: conflicts.count)
+        failStore("\(conflicts.count) notification(s) reuse a sequence another notification holds (last: \(conflicts.last!.notificationID) of \(conflicts.last!.recipient)); see the dead letters of stage reader")
+    }
+
+    /// Marks the store not ready for good: what it serves misses notifications.
+    private func failStore(_ reason: String) {
+        readiness?.set(Self.storeCondition, ready: false, reason: reason)
     }
 
     private func decode(_ message: ConsumedMessage, codec: WireCodec, into batch: inout StoreBatch) throws(Rejection.Reason) {

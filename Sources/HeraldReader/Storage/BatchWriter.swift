@@ -51,10 +51,13 @@ struct BatchWriter {
         } else if try isStored(row.notificationID) {
             changes.duplicateCount += 1
         } else {
-            // Rare: decode the whole notification only to report it.
-            if let notification = try? WireCodec().decode(HeraldNotification.self, from: row.json) {
-                changes.sequenceConflicts.append(notification)
-            }
+            // Rare: decode the whole notification only to report it; one that does not decode
+            // is still reported, with the fields the store indexed.
+            changes.sequenceConflicts.append(
+                (try? WireCodec().decode(HeraldNotification.self, from: row.json))
+                    ?? HeraldNotification(
+                        notificationID: row.notificationID, notificationType: .database, containerIdentifier: stream.container,
+                        recipient: stream.recipient, sequence: row.sequence, createdAt: row.createdAt))
         }
     }
 

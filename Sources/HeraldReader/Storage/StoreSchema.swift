@@ -13,12 +13,15 @@ import GRDB
 ///   has removed (-1 = none); every retained row has a greater sequence.
 /// - `consumedOffset`: (topic, partition) → the next offset to consume.
 /// - `badge` (v2): per (recipient, container), the badge count the compose stage holds.
+/// - `storeIdentity` (v3): one row (`id` = 1) — the Kafka `clusterID` and the consumed
+///   `topics` with their partition counts (JSON), see `StoreIdentity`.
 enum StoreSchema {
     static let badge = "badge"
     static let notification = "notification"
     static let read = "notificationRead"
     static let stream = "stream"
     static let consumedOffset = "consumedOffset"
+    static let identity = "storeIdentity"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -61,6 +64,13 @@ enum StoreSchema {
                 t.column("container", .text).notNull()
                 t.column("badge", .integer).notNull()
                 t.primaryKey(["recipient", "container"])
+            }
+        }
+        migrator.registerMigration("v3: store identity") { db in
+            try db.create(table: identity) { t in
+                t.column("id", .integer).primaryKey().check { $0 == 1 }
+                t.column("clusterID", .text).notNull()
+                t.column("topics", .text).notNull()
             }
         }
         return migrator

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import HeraldAPI
 import HeraldKafka
 import HeraldPipeline
+import HeraldReader
 import Logging
 import Metrics
 import Prometheus
@@ -33,7 +35,16 @@ struct RunCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "herald")
         try await reportingFailures {
+            try await preflight()
             let properties = try kafka.extraProperties()
+            var options = options
+            let temporaryDataDir = kafka.brokers == nil && options.dataDir == nil
+            if temporaryDataDir {
+                // The embedded broker keeps nothing after exit; neither does its reader store.
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString)")
+                options.dataDir = directory.path
+            }
+            defer { if temporaryDataDir, let dataDir = options.dataDir { try? FileManager.default.removeItem(atPath: dataDir) } }
             let environment: KafkaEnvironment
             if let brokers = kafka.brokers {
                 environment = KafkaEnvironment(brokers: brokers, extraProperties: properties, logger: logger)
@@ -55,6 +66,23 @@ struct RunCommand: AsyncParsableCommand {
                 "http": .string("\(options.httpHost):\(options.httpPort)"),
             ])
             try await runtime.run()
+        }
+    }
+
+    /// What can be checked before anything touches Kafka: the secrets the reader and API
+    /// need, and the HTTP address (a taken port fails at once, naming the address).
+    private func preflight() async throws {
+        if try options.selectedStages().contains(.reader) {
+            let embedded = kafka.brokers == nil
+            let key = try Secrets.tokenKey(options.tokenKey, embedded: embedded)
+            do { _ = try ChangeTokenSigner(keyString: key.value) } catch { throw CommandFailure.invalidInput("--token-key: \(error.reason)") }
+            let secret = try Secrets.jwtSecret(options.jwtSecret, embedded: embedded)
+            do { _ = try await APIAuthenticator(secret: secret.value) } catch { throw CommandFailure.invalidInput("--jwt-secret: \(error.reason)") }
+        }
+        do {
+            try ListenAddress(host: options.httpHost, port: options.httpPort).checkAvailable()
+        } catch {
+            throw CommandFailure.runtime(error.reason)
         }
     }
 }

@@ -15,8 +15,10 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Address the HTTP server listens on.")
     var httpHost = "0.0.0.0"
 
-    @Option(help: "Directory for local state (the reader's store).")
-    var dataDir = "var/herald"
+    @Option(help: ArgumentHelp(
+        "Directory for local state (the reader's store). Default: var/herald with --brokers; on the embedded broker a temporary directory removed at exit.",
+        valueName: "dir"))
+    var dataDir: String?
 
     @Option(help: ArgumentHelp(
         "App localizations for server-side rendering: <lang>.lproj/Localizable.strings|.stringsdict and Localizable.xcstrings.",
@@ -36,16 +38,48 @@ struct RunOptions: ParsableArguments {
     @Flag(help: "Run each consume→produce hop in a Kafka transaction (needs a real cluster).")
     var exactlyOnce = false
 
-    @Option(help: "This instance's name in logs and transactional IDs (default: host name and process ID).")
-    var instanceID = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
+    @Option(
+        name: .customLong("instance-id"),
+        help: ArgumentHelp(
+            "This instance's stable name in logs, transactional IDs and static group membership (group.instance.id). Default: $POD_NAME; without it, host name and process ID, and dynamic membership.",
+            valueName: "name"))
+    var explicitInstanceID: String?
+
+    @Option(help: ArgumentHelp(
+        "How long SIGTERM/SIGINT may take: finish the batch, commit, leave the groups, flush. After it, what is left is abandoned (redone later) and the process exits 1.",
+        valueName: "duration"))
+    var shutdownTimeout = "25s"
 
     @Option(help: ArgumentHelp(
         "How long the assets stage waits before collecting a file no record refers to: a number and ms, s, m, h or d.",
         valueName: "duration"))
     var assetGracePeriod = "3d"
 
+    /// The instance's name: `--instance-id`, else `$POD_NAME`, else host name and process ID.
+    var instanceID: String { staticInstanceID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)" }
+
+    /// The `group.instance.id` of static group membership: only a name given explicitly
+    /// (`--instance-id` or `$POD_NAME`) is stable across restarts.
+    var staticInstanceID: String? {
+        if let explicitInstanceID, !explicitInstanceID.isEmpty { return explicitInstanceID }
+        if let pod = ProcessInfo.processInfo.environment["POD_NAME"], !pod.isEmpty { return pod }
+        return nil
+    }
+
+    /// `--shutdown-timeout` as a duration.
+    func shutdownTimeoutDuration() throws -> Duration {
+        try DurationArgument.parse(shutdownTimeout, option: "--shutdown-timeout")
+    }
+
+    /// The data directory: `--data-dir`, else `var/herald` with `--brokers` and `nil` on the
+    /// embedded broker (the caller makes a temporary one).
+    func dataDirectory(embedded: Bool) -> String? {
+        dataDir ?? (embedded ? nil : "var/herald")
+    }
+
     func validate() throws {
         _ = try selectedStages()
+        if try shutdownTimeoutDuration() < .seconds(1) { throw ValidationError("--shutdown-timeout must be at least 1s") }
         guard (0...65535).contains(httpPort) else { throw ValidationError("--http-port must be between 0 and 65535") }
         _ = try assetGracePeriodDuration()
     }

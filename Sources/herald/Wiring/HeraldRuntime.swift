@@ -20,12 +20,15 @@ struct HeraldRuntime {
     let parts: RuntimeParts
     /// Runs `services`; `triggerGracefulShutdown()` stops it (SIGTERM and SIGINT do too).
     let group: ServiceGroup
+    /// Bounds how long shutdown takes.
+    let deadline: ShutdownDeadline
 
     /// Builds the runtime: ensures topics, creates the shared producer and the stage services.
     static func make(
         environment: KafkaEnvironment, catalog: TopicCatalog, options: RunOptions,
         sink: LogTopicSink, registry: PrometheusCollectorRegistry, logger: Logger
     ) async throws -> HeraldRuntime {
+        let deadline = ShutdownDeadline(timeout: try options.shutdownTimeoutDuration(), logger: logger)
         let ensured = try await environment.ensureTopics(catalog)
         logger.info("topics ready", metadata: ["count": .stringConvertible(ensured.count), "created": .stringConvertible(ensured.filter(\.created).count)])
         let producer = try KafkaProducer(
@@ -61,17 +64,34 @@ struct HeraldRuntime {
             onServerRunning: { channel in parts.httpPort = channel.localAddress?.port },
             logger: logger)
         services.append(application)
-        let group = ServiceGroup(
-            configuration: .init(
-                services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var configuration = ServiceGroupConfiguration(
+            services: services.map { .init(service: deadline.tracking($0, name: Self.name(of: $0))) }
+                + [.init(service: deadline, successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // After this, services are cancelled. `maximumCancellationDuration` stays unset: it
+        // ends in `fatalError`; the deadline's own timer exits instead, naming what it abandons.
+        configuration.maximumGracefulShutdownDuration = deadline.gracefulShare
         return HeraldRuntime(
             environment: environment, catalog: catalog, producer: producer, readiness: readiness,
-            services: services, stages: running, logger: logger, parts: parts, group: group)
+            services: services, stages: running, logger: logger, parts: parts,
+            group: ServiceGroup(configuration: configuration), deadline: deadline)
     }
 
-    /// Runs until SIGTERM/SIGINT, then shuts every service down gracefully.
+    /// Runs until SIGTERM/SIGINT, then shuts every service down gracefully, within
+    /// `--shutdown-timeout` (see `ShutdownDeadline`).
     func run() async throws {
-        try await group.run()
-        await producer.close()
+        defer { deadline.disarm() }
+        do {
+            try await group.run()
+        } catch {
+            await producer.close(timeout: deadline.flushShare)
+            throw error
+        }
+        await producer.close(timeout: deadline.flushShare)
+    }
+
+    /// A service's name in the log line of an abandoned shutdown.
+    private static func name(of service: any Service) -> String {
+        String(describing: type(of: service))
     }
 }

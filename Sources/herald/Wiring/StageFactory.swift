@@ -65,8 +65,9 @@ struct StageFactory {
         if key.development { logger.warning("signing change tokens with the development key; set --token-key or $HERALD_TOKEN_KEY") }
         let signer: ChangeTokenSigner
         do { signer = try ChangeTokenSigner(keyString: key.value) } catch { throw CommandFailure.invalidInput("--token-key: \(error.reason)") }
-        try FileManager.default.createDirectory(atPath: options.dataDir, withIntermediateDirectories: true)
-        let store = try NotificationStore(path: "\(options.dataDir)/reader.sqlite", tokenSigner: signer)
+        let dataDir = options.dataDirectory(embedded: environment.embedded != nil) ?? "var/herald"
+        try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        let store = try NotificationStore(path: "\(dataDir)/reader.sqlite", tokenSigner: signer)
         parts.store = store
         let service = ReaderService(
             store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
@@ -74,7 +75,11 @@ struct StageFactory {
                 notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
                 composeState: catalog.name(TopicCatalog.composeState)),
             partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness,
-            logger: logger, onChanges: { [notifier = parts.notifier] changes in notifier.streamsGrew(changes.grownStreams.keys) })
+            logger: logger,
+            // The embedded broker's cluster ID is not promised to differ between runs, and its
+            // topics start empty each run: a store kept from an earlier run is always rebuilt.
+            clusterQualifier: environment.embedded.map { _ in "embedded-\(UUID().uuidString)" },
+            onChanges: { [notifier = parts.notifier] changes in notifier.streamsGrew(changes.grownStreams.keys) })
         return [service]
     }
 
@@ -107,11 +112,13 @@ struct StageFactory {
         return try KafkaProducer(configuration: settings, logger: logger)
     }
 
+    /// A consumer of the stage's group; a static member (`group.instance.id`) when the
+    /// instance has a stable name (`--instance-id` or `$POD_NAME`).
     func consumer(for stage: HeraldStage) throws -> KafkaConsumer {
-        try KafkaConsumer(
-            configuration: environment.consumerConfiguration(
-                groupID: stage.groupID(prefix: catalog.prefix), clientID: "herald-\(stage.rawValue)-\(options.instanceID)"),
-            logger: logger)
+        var settings = environment.consumerConfiguration(
+            groupID: stage.groupID(prefix: catalog.prefix), clientID: "herald-\(stage.rawValue)-\(options.instanceID)")
+        settings.groupInstanceID = options.staticInstanceID
+        return try KafkaConsumer(configuration: settings, logger: logger)
     }
 
     func configuration(for stage: HeraldStage) -> StageConfiguration {
