@@ -301,5 +301,12 @@ t "schedule: bad --time-zone" 2 empty 'has:--time-zone: unknown time zone "Mars/
 t "schedule: --count 0" 2 empty "has:--count must be within" \
   $SN --schedule $SS/rent-monthly.json --after 2026-01-01T00:00:00Z --count 0
 
+# dead-letters: a separate process cannot use the embedded broker (the list and replay
+# themselves are tested against it in Tests/HeraldPipelineTests/DeadLetterArchiveTests).
+t "dead-letters list: needs --brokers" 64 empty "has:dead-letters list\` needs a running cluster" \
+  $HERALD dead-letters list --stage match
+t "dead-letters replay: needs --brokers" 64 empty "has:dead-letters replay\` needs a running cluster" \
+  $HERALD dead-letters replay --dry-run
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

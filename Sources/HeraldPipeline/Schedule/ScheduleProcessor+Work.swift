@@ -110,9 +110,15 @@ extension ScheduleProcessor {
         }
 
         /// Every touched user's state, for the changelog (sorted, so output order is stable).
-        func stateOutputs() -> [OutgoingMessage] {
-            staged.sorted { $0.key < $1.key }.compactMap { recipient, entry in
-                guard let value = try? codec.encode(entry.state) else { return nil }
+        /// - Throws: `PipelineError` when a state does not encode: never skipped (the user's
+        ///   schedules would be forgotten on restore); the batch is retried, loudly.
+        func stateOutputs() throws -> [OutgoingMessage] {
+            try staged.sorted { $0.key < $1.key }.map { recipient, entry in
+                let value: Data
+                do { value = try codec.encode(entry.state) } catch {
+                    throw PipelineError(
+                        code: .restore, reason: "the schedules of \(recipient) do not encode: \(error)", location: topics.scheduleState)
+                }
                 return OutgoingMessage(topic: topics.scheduleState, partition: entry.partition, key: recipient, value: value)
             }
         }
