@@ -32,12 +32,13 @@ struct PoisonInputTests {
     /// Runs a `PoisonProcessor` stage whose producer has `message.max.bytes` = `stageLimit`
     /// until `done` returns, then shuts it down.
     private func runStage(
-        _ fixture: PipelineFixture, configure: (inout ProducerConfiguration) -> Void = { _ in },
+        _ fixture: PipelineFixture, exactlyOnce: Bool = false, configure: (inout ProducerConfiguration) -> Void = { _ in },
         until done: @escaping @Sendable () async throws -> Void
     ) async throws {
         var settings = fixture.environment.producerConfiguration(clientID: "poison-stage")
         settings.linger = .milliseconds(1)
         settings.maxMessageBytes = Self.stageLimit
+        if exactlyOnce { settings.transactionalID = "poison-\(UUID().uuidString)" }
         configure(&settings)
         let producer = try KafkaProducer(configuration: settings, logger: fixture.logger)
         var configuration = StageConfiguration(
@@ -45,6 +46,7 @@ struct PoisonInputTests {
             deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
         configuration.retryBackoff = .milliseconds(50)
         configuration.maxRetryBackoff = .milliseconds(200)
+        configuration.exactlyOnce = exactlyOnce
         let runner = StageRunner(
             configuration: configuration,
             processor: PoisonProcessor(output: fixture.catalog.name(TopicCatalog.matches), maxInput: 2_048),
@@ -119,6 +121,25 @@ struct PoisonInputTests {
         #expect(record.reason.contains("MSG_SIZE_TOO_LARGE"))
         #expect(record.originalSize == 9_000)
         #expect(record.valueForm == .truncated)
+    }
+
+    @Test("exactly-once: an output over message.max.bytes is replaced by its dead letter before the transaction")
+    func oversizeOutputInTransaction() async throws {
+        let fixture = try await PipelineFixture(partitions: 1)
+        let input = fixture.catalog.name(TopicCatalog.recordChanges)
+        let producer = try fixture.producer()
+        var messages = (0..<10).map { OutgoingMessage(topic: input, key: "k\($0)", value: Data("\"v\($0)\"".utf8)) }
+        messages.insert(OutgoingMessage(topic: input, key: "grow", value: Data("\"grow:9000\"".utf8)), at: 4)
+        _ = try await producer.send(messages)
+        await producer.close()
+        try await runStage(fixture, exactlyOnce: true) {
+            let outputs = try await fixture.read(fixture.catalog.name(TopicCatalog.matches), count: 10)
+            #expect(outputs.map(\.text) == (0..<10).map { "V\($0)" })
+        }
+        let letters = try await fixture.read(fixture.catalog.name(TopicCatalog.deadLetters), count: 2, timeout: .seconds(3))
+        #expect(letters.compactMap(DeadLetter.Record.init).map(\.code) == [DeadLetter.outputRejectedCode])
+        // (Offsets sent to a transaction are not checked: the embedded broker accepts
+        // TxnOffsetCommit without storing it.)
     }
 
     @Test("outputs that failed transiently are re-sent alone: dead letters already written are not repeated")
