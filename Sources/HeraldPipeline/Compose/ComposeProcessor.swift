@@ -84,6 +84,22 @@ public final class ComposeProcessor: StageProcessor {
         func state(_ recipient: String) -> UserStreamState {
             staged[recipient]?.state ?? current[recipient] ?? UserStreamState(recipient: recipient)
         }
+        /// The notification of an outcome; the user's new state is staged only once it is
+        /// encoded, so a rejected input changes nothing (no sequence number is used up).
+        func emit(
+            _ outcome: Delivery.Outcome, for recipient: String, state user: UserStreamState, partition: Int32
+        ) throws(Rejection.Reason) -> [OutgoingMessage] {
+            var outputs: [OutgoingMessage] = []
+            if case .notification(let composed) = outcome {
+                report(composed)
+                guard let encoded = try? codec.encode(composed.notification) else {
+                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
+                }
+                outputs.append(OutgoingMessage(topic: topics.notifications, key: recipient, value: encoded))
+            }
+            staged[recipient] = (user, partition)
+            return outputs
+        }
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
             guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
             guard value.count <= maxInputBytes else {
@@ -102,13 +118,7 @@ public final class ComposeProcessor: StageProcessor {
                 } catch {
                     throw Rejection.Reason(code: error.code.rawValue, error.description)
                 }
-                staged[match.recipient] = (user, message.partition)
-                guard case .notification(let composed) = outcome else { return [] }
-                report(composed)
-                guard let encoded = try? codec.encode(composed.notification) else {
-                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
-                }
-                return [OutgoingMessage(topic: topics.notifications, key: match.recipient, value: encoded)]
+                return try emit(outcome, for: match.recipient, state: user, partition: message.partition)
             case topics.scheduleFirings:
                 let firing: ScheduledFiring
                 do { firing = try codec.decode(ScheduledFiring.self, from: value) } catch { throw .undecodable("\(error)") }
@@ -120,13 +130,7 @@ public final class ComposeProcessor: StageProcessor {
                 } catch {
                     throw Rejection.Reason(code: error.code.rawValue, error.description)
                 }
-                staged[firing.recipient] = (user, message.partition)
-                guard case .notification(let composed) = outcome else { return [] }
-                report(composed)
-                guard let encoded = try? codec.encode(composed.notification) else {
-                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
-                }
-                return [OutgoingMessage(topic: topics.notifications, key: firing.recipient, value: encoded)]
+                return try emit(outcome, for: firing.recipient, state: user, partition: message.partition)
             case topics.badgeResets:
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }

@@ -114,7 +114,7 @@ public final class ScheduleProcessor: StageProcessor {
         }
         var work = Work(processor: self, current: current, now: time)
         for recipient in due {
-            work.fire(recipient, zoneChanged: dirty.contains(recipient))
+            try work.fire(recipient, zoneChanged: dirty.contains(recipient))
         }
         let result = StageResult(outputs: work.outputs + (try work.stateOutputs()))
         owned.withLock { owned in
