@@ -79,6 +79,7 @@ let package = Package(
                 "HeraldAssets",
                 "HeraldReader",
                 "HeraldAPI",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

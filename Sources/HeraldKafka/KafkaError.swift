@@ -36,6 +36,10 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
         public static let unknownTopicOrPartition = Code(RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART)
         public static let topicAlreadyExists = Code(RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS)
         public static let messageSizeTooLarge = Code(RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE)
+        public static let invalidMessageSize = Code(RD_KAFKA_RESP_ERR_INVALID_MSG_SIZE)
+        public static let recordListTooLarge = Code(RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE)
+        public static let invalidRecord = Code(RD_KAFKA_RESP_ERR_INVALID_RECORD)
+        public static let badMessage = Code(RD_KAFKA_RESP_ERR__BAD_MSG)
         public static let notCoordinator = Code(RD_KAFKA_RESP_ERR_NOT_COORDINATOR)
         public static let leaderNotAvailable = Code(RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE)
         public static let notLeaderForPartition = Code(RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION)
@@ -68,6 +72,12 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
         self.isRetriable = isRetriable
         self.requiresAbort = requiresAbort
     }
+
+    /// The message itself is refused (too large, an invalid record): sending the same bytes
+    /// again fails the same way, so the sender must change or set aside that message rather
+    /// than retry it. Errors about topics, brokers or permissions are not of this kind: they
+    /// concern every message and are retried.
+    public var rejectsMessage: Bool { code.rejectsMessage }
 
     public var description: String {
         var flags: [String] = []
@@ -103,5 +113,10 @@ extension KafkaError.Code {
     var isTransient: Bool {
         [.queueFull, .timedOut, .transport, .allBrokersDown, .notCoordinator,
          .leaderNotAvailable, .notLeaderForPartition, .requestTimedOut].contains(self)
+    }
+
+    /// Codes by which a client or broker refuses one message for what it is.
+    var rejectsMessage: Bool {
+        [.messageSizeTooLarge, .invalidMessageSize, .recordListTooLarge, .invalidRecord, .badMessage].contains(self)
     }
 }

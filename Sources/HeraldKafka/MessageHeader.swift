@@ -14,6 +14,9 @@ public struct MessageHeader: Hashable, Sendable {
     public init(_ name: String, _ text: String) {
         self.init(name, Data(text.utf8))
     }
+
+    /// An upper bound of the header's size in a record: name, value and two 5-byte varints.
+    public var wireSize: Int { name.utf8.count + (value?.count ?? 0) + 10 }
 }
 
 extension Array where Element == MessageHeader {

@@ -21,6 +21,16 @@ public struct OutgoingMessage: Sendable {
     public init(topic: String, partition: Int32? = nil, key: String?, value: Data?, headers: [MessageHeader] = []) {
         self.init(topic: topic, partition: partition, key: key.map { Data($0.utf8) }, value: value, headers: headers)
     }
+
+    /// An upper bound of the size the producer compares with `message.max.bytes`: key,
+    /// value and headers with the record's framing (librdkafka's `rd_kafka_msg_max_wire_size`
+    /// counts at most 5-byte varints per length and about 40 bytes of record overhead).
+    public var wireSize: Int {
+        Self.recordOverhead + (key?.count ?? 0) + (value?.count ?? 0) + headers.reduce(0) { $0 + $1.wireSize }
+    }
+
+    /// Bytes a record adds to its key, value and headers, rounded up.
+    public static let recordOverhead = 64
 }
 
 /// Where a produced message was stored, from its delivery report.

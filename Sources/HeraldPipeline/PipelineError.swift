@@ -36,3 +36,15 @@ extension PipelineError {
         PipelineError(code: .restore, reason: "changelog \(topic) not read to its end in time", location: remaining.joined(separator: ","))
     }
 }
+
+extension PipelineError {
+    /// A changelog entry that does not decode, or whose key does not match its value: the
+    /// partition's state is not restored (the stage retries, loudly) rather than restored
+    /// without it — a user's notification sequence would silently restart at 1 and reuse
+    /// sequence numbers the reader already holds. To go on, fix the entry: write a good
+    /// value, or a tombstone for the key to start that key over deliberately.
+    static func corruptChangelog(topic: String, partition: Int32, key: String, _ problem: String) -> PipelineError {
+        PipelineError(
+            code: .restore, reason: "changelog entry \(key) does not restore: \(problem)", location: "\(topic)[\(partition)]")
+    }
+}

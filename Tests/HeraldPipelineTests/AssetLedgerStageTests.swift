@@ -137,8 +137,10 @@ struct AssetLedgerStageTests {
             statsAfterCollection = first.stats
         }
         #expect(statsAfterCollection.storedBytes == 50 && statsAfterCollection.referencedBytes == 50)
-        let deadLetters = try await fixture.read(catalog.name(TopicCatalog.deadLetters), count: 1)
-        #expect(deadLetters.compactMap(DeadLetter.Record.init).map(\.code) == ["UNDECODABLE"])
+        // The undecodable change was consumed (every input was applied above) but not
+        // dead-lettered here: the match stage owns the validation of record-changes.
+        let deadLetters = try await fixture.read(catalog.name(TopicCatalog.deadLetters), count: 1, timeout: .seconds(1))
+        #expect(deadLetters.isEmpty, "one dead letter per bad change, written by the match stage only")
         let references = try await fixture.read(refs, count: 8, timeout: .seconds(3))
         #expect(references.count == 7)
 

@@ -2,6 +2,7 @@ import Foundation
 import HeraldKafka
 import HeraldPipeline
 import Logging
+import ServiceLifecycle
 import Testing
 
 /// An embedded cluster with Herald's catalog, for pipeline tests (127.0.0.1 only).
@@ -30,6 +31,17 @@ struct PipelineFixture {
         var settings = environment.consumerConfiguration(groupID: group, clientID: "test")
         settings.sessionTimeout = .seconds(3)
         return try KafkaConsumer(configuration: settings, logger: logger)
+    }
+
+    /// Runs `services` in a service group until `done` returns, then shuts them down gracefully.
+    func run(_ services: [any Service], until done: @Sendable () async throws -> Void) async throws {
+        let group = ServiceGroup(services: services, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            try await done()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
     }
 
     /// Reads `count` messages of a topic from the beginning (all partitions).

@@ -47,13 +47,7 @@ struct StageRunnerTests {
         let runner = StageRunner(
             configuration: configuration, processor: ShoutProcessor(output: output, failures: processorFailures),
             consumer: try fixture.consumer(group: "shout"), producer: producer, logger: fixture.logger)
-        let group = ServiceGroup(services: [runner], logger: fixture.logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            try await done()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+        try await fixture.run([runner], until: done)
         await producer.close()
     }
 

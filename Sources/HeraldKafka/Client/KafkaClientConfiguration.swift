@@ -48,6 +48,10 @@ public struct ProducerConfiguration: Sendable {
     /// so Herald and upstream Java producers put a key on the same partition (librdkafka's
     /// own default, `consistent_random`, hashes with CRC32 and would not).
     public var partitioner = "murmur2_random"
+    /// The largest message (key, value, headers and framing) the producer accepts; larger
+    /// ones fail at once with `MSG_SIZE_TOO_LARGE`. Keep it at or below the broker's and the
+    /// topics' `max.message.bytes`. Default: 1 000 000 (librdkafka's and Kafka's default).
+    public var maxMessageBytes = 1_000_000
 
     public init() {}
 
@@ -64,6 +68,7 @@ public struct ProducerConfiguration: Sendable {
         result["queue.buffering.max.messages"] = String(queueCapacity)
         result["compression.codec"] = compression
         result["partitioner"] = partitioner
+        result["message.max.bytes"] = String(maxMessageBytes)
         if let transactionalID {
             result["transactional.id"] = transactionalID
             result["transaction.timeout.ms"] = String(transactionTimeout.milliseconds)
@@ -72,6 +77,12 @@ public struct ProducerConfiguration: Sendable {
         }
         result.merge(client.extraProperties) { _, extra in extra }
         return result
+    }
+
+    /// The message size limit in effect (`maxMessageBytes`, or `message.max.bytes` given in
+    /// `extraProperties`).
+    public var effectiveMaxMessageBytes: Int {
+        client.extraProperties["message.max.bytes"].flatMap { Int($0) } ?? maxMessageBytes
     }
 }
 

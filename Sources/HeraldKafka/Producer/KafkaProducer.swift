@@ -62,21 +62,44 @@ public final class KafkaProducer: Sendable {
         try await send([message])[0]
     }
 
-    /// Produces messages and waits until every one is acknowledged.
+    /// Produces messages and waits until every one is acknowledged (all or nothing).
     ///
     /// Per partition, messages are stored in the order given. If any message fails, the
     /// call throws after all have a result (the others may have been stored: callers retry
-    /// idempotently, e.g. with deterministic IDs).
+    /// idempotently, e.g. with deterministic IDs, or use `sendAll` to retry only the failed).
     /// - Returns: one report per message, in the order given.
     public func send(_ messages: [OutgoingMessage]) async throws(KafkaError) -> [DeliveryReport] {
+        var reports: [DeliveryReport] = []
+        reports.reserveCapacity(messages.count)
+        var failures: [(index: Int, error: KafkaError)] = []
+        for (index, result) in try await sendAll(messages).enumerated() {
+            switch result {
+            case .success(let report): reports.append(report)
+            case .failure(let error): failures.append((index, error))
+            }
+        }
+        guard let (first, error) = failures.first else { return reports }
+        var summary = error
+        summary.reason = "\(failures.count) of \(messages.count) messages not delivered; "
+            + "first (#\(first) to \(messages[first].topic)): \(error.reason)"
+        throw summary
+    }
+
+    /// Produces messages and waits until each has a result: its delivery report, or why it
+    /// was not delivered (after librdkafka's retries). A message refused for itself
+    /// (`KafkaError.rejectsMessage`, e.g. over `message.max.bytes`) fails alone; the others
+    /// are still delivered.
+    /// - Returns: one result per message, in the order given.
+    /// - Throws: `KafkaError` only when the producer cannot be used (closed, fatal error).
+    public func sendAll(_ messages: [OutgoingMessage]) async throws(KafkaError) -> [Result<DeliveryReport, KafkaError>] {
         guard !messages.isEmpty else { return [] }
         if messages.count > DeliveryTracker.maxBatchSize {
-            var reports: [DeliveryReport] = []
+            var results: [Result<DeliveryReport, KafkaError>] = []
             for start in stride(from: 0, to: messages.count, by: DeliveryTracker.maxBatchSize) {
                 let end = min(messages.count, start + DeliveryTracker.maxBatchSize)
-                reports += try await send(Array(messages[start..<end]))
+                results += try await sendAll(Array(messages[start..<end]))
             }
-            return reports
+            return results
         }
         try checkUsable(operation: "send")
         await learnTopics(of: messages)
@@ -97,18 +120,19 @@ public final class KafkaProducer: Sendable {
             index += 1
         }
         let outcome = await tracker.wait(for: batch)
-        if let (first, error) = outcome.errors.min(by: { $0.key < $1.key }) {
-            var summary = error
-            summary.reason = "\(outcome.errors.count) of \(messages.count) messages not delivered; "
-                + "first (#\(first) to \(messages[first].topic)): \(error.reason)"
-            throw summary
-        }
         return messages.indices.map { index in
-            DeliveryReport(
+            if let error = outcome.errors[index] { return .failure(error) }
+            guard index < outcome.partitions.count else {
+                return .failure(KafkaError(code: .closed, reason: "no delivery report", operation: "send"))
+            }
+            return .success(DeliveryReport(
                 topicPartition: TopicPartition(messages[index].topic, outcome.partitions[index]),
-                offset: outcome.offsets[index])
+                offset: outcome.offsets[index]))
         }
     }
+
+    /// The largest message this producer accepts (`message.max.bytes`), in bytes.
+    public var maxMessageBytes: Int { configuration.effectiveMaxMessageBytes }
 
     /// Fetches the metadata of topics this producer has not sent to yet. Without it,
     /// librdkafka 2.0.2 parks the first messages of a new topic until its periodic (1 s)
@@ -192,7 +216,8 @@ public final class KafkaProducer: Sendable {
             let m = message.pointee
             var error: KafkaError?
             if m.err != RD_KAFKA_RESP_ERR_NO_ERROR {
-                error = KafkaError(m.err, operation: "deliver", reason: String(cString: rd_kafka_message_errstr(message)))
+                // Not `rd_kafka_message_errstr`: for a delivery report it returns the payload.
+                error = KafkaError(m.err, operation: "deliver to \(String(cString: rd_kafka_topic_name(m.rkt)))")
             }
             results.append(.init(opaque: m._private, partition: m.partition, offset: m.offset, error: error))
         }

@@ -14,7 +14,7 @@ extension AssetLedgerProcessor {
         guard !recordPartitions.isEmpty || !assetPartitions.isEmpty else { return }
         let states = try await changelog.read(topic: topics.assetRecords, partitions: recordPartitions.union(assetPartitions).sorted())
         let entries = try await changelog.read(topic: topics.assetLedger, partitions: assetPartitions.sorted())
-        let restored = RestoredLedgers(states: states, entries: entries)
+        let restored = try RestoredLedgers(topics: topics, states: states, entries: entries)
         ledgers.withLock { owned in
             owned.rollback()
             for partition in recordPartitions {
@@ -38,21 +38,37 @@ private struct RestoredLedgers {
     /// Applied offsets by key (`record-changes#3`).
     var applied: [String: Int64] = [:]
 
-    init(states: [String: (partition: Int32, value: Data)], entries stored: [String: (partition: Int32, value: Data)]) {
+    init(
+        topics: AssetLedgerProcessor.Topics, states: [String: (partition: Int32, value: Data)],
+        entries stored: [String: (partition: Int32, value: Data)]
+    ) throws(PipelineError) {
         let codec = WireCodec()
         for (key, stored) in states {
+            func corrupt(_ problem: String) -> PipelineError {
+                .corruptChangelog(topic: topics.assetRecords, partition: stored.partition, key: key, problem)
+            }
             if key.contains("/") {
-                guard let state = try? codec.decode(RecordAssets.self, from: stored.value), state.record == key else { continue }
+                let state: RecordAssets
+                do { state = try codec.decode(RecordAssets.self, from: stored.value) } catch { throw corrupt("\(error)") }
+                guard state.record == key else { throw corrupt("the state is of \(state.record)") }
                 records[stored.partition, default: []].append(state)
             } else {
-                guard let offset = try? codec.decode(AppliedOffset.self, from: stored.value),
-                    offset.key == key, offset.partition == stored.partition
-                else { continue }
+                let offset: AppliedOffset
+                do { offset = try codec.decode(AppliedOffset.self, from: stored.value) } catch { throw corrupt("\(error)") }
+                guard offset.key == key, offset.partition == stored.partition else {
+                    throw corrupt("the applied offset is of \(offset.key) on partition \(offset.partition)")
+                }
                 applied[key] = offset.offset
             }
         }
         for (key, stored) in stored {
-            guard let entry = try? codec.decode(AssetLedgerEntry.self, from: stored.value), entry.fileChecksum == key else { continue }
+            let entry: AssetLedgerEntry
+            do { entry = try codec.decode(AssetLedgerEntry.self, from: stored.value) } catch {
+                throw .corruptChangelog(topic: topics.assetLedger, partition: stored.partition, key: key, "\(error)")
+            }
+            guard entry.fileChecksum == key else {
+                throw .corruptChangelog(topic: topics.assetLedger, partition: stored.partition, key: key, "the entry is of \(entry.fileChecksum)")
+            }
             entries[stored.partition, default: []].append(entry)
         }
     }

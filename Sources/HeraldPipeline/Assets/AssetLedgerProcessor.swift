@@ -2,6 +2,8 @@ import Foundation
 import HeraldAssets
 import HeraldKafka
 import HeraldModel
+import Logging
+import Metrics
 import Synchronization
 
 /// The asset ledger stage (DESIGN §1): counts, per file checksum, the records that refer to
@@ -16,6 +18,12 @@ import Synchronization
 /// - `tick()`: files unreferenced for the grace period go to `asset-gc` (keyed by checksum),
 ///   and their entries are deleted from `asset-ledger` (tombstones).
 ///
+/// Validation of `record-changes` belongs to the match stage, which reads the same topic:
+/// it alone dead-letters a change that is null, too large or does not decode, so each bad
+/// change has exactly one dead letter. This stage skips such a change, logs it at debug and
+/// counts it in `herald_stage_input_skipped_total{stage="assets",code=…}`. Its own inputs
+/// (`asset-refs`) it validates and dead-letters itself.
+///
 /// Exactness: references are counted by record, not by change, and each side remembers the
 /// last input offset it applied (per record or checksum, and per partition in
 /// `asset-records`), so replays after a crash or a rebalance count nothing twice. What a
@@ -29,14 +37,17 @@ public final class AssetLedgerProcessor: StageProcessor {
     let changelog: ChangelogReader
     private let now: @Sendable () -> Int64
     let ledgers = Mutex(AssetLedgerPartitions())
+    let logger: Logger
 
     /// - Parameters:
     ///   - changelog: reads `asset-records` and `asset-ledger` when partitions are assigned.
     ///   - now: the clock collections are due by, milliseconds since 1970 (injectable for tests).
     public init(
         topics: Topics, changelog: ChangelogReader, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "herald.assets"),
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
+        self.logger = logger
         self.topics = topics
         self.changelog = changelog
         self.configuration = configuration
@@ -58,12 +69,16 @@ public final class AssetLedgerProcessor: StageProcessor {
             owned.rollback()
             var changed = ChangedStates()
             var result = StageResult.each(batch) { message throws(Rejection.Reason) in
-                let value = try checkedValue(message)
                 switch message.topic {
                 case topics.recordChanges:
-                    return try applyChange(value, message, &owned, &changed)
+                    do throws(Rejection.Reason) {
+                        return try applyChange(try checkedValue(message), message, &owned, &changed)
+                    } catch {
+                        skip(message, error)
+                        return []
+                    }
                 case topics.assetReferences:
-                    try applyReference(value, message, &owned, &changed)
+                    try applyReference(try checkedValue(message), message, &owned, &changed)
                     return []
                 default:
                     throw .invalid("the assets stage does not read \(message.topic)")
@@ -103,6 +118,15 @@ public final class AssetLedgerProcessor: StageProcessor {
         let records = Set(partitions.filter { $0.topic == topics.recordChanges }.map(\.partition))
         let assets = Set(partitions.filter { $0.topic == topics.assetReferences }.map(\.partition))
         ledgers.withLock { $0.drop(records: records, assets: assets) }
+    }
+
+    /// A record change the match stage dead-letters: counted and logged here, not dead-lettered twice.
+    private func skip(_ message: ConsumedMessage, _ reason: Rejection.Reason) {
+        Counter(label: "herald_stage_input_skipped_total", dimensions: [("stage", "assets"), ("code", reason.code)]).increment()
+        logger.debug("record change skipped (the match stage dead-letters it): \(reason)", metadata: [
+            PipelineLogKey.partition: .string(message.topicPartition.description),
+            PipelineLogKey.offset: .string(String(message.offset)),
+        ])
     }
 
     private func checkedValue(_ message: ConsumedMessage) throws(Rejection.Reason) -> Data {

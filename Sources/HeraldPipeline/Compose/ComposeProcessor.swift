@@ -3,6 +3,8 @@ import HeraldDelivery
 import HeraldKafka
 import HeraldModel
 import HeraldPayload
+import Logging
+import Metrics
 import Synchronization
 
 /// The compose stage (DESIGN §1): matches, schedule firings and badge resets of its
@@ -52,13 +54,16 @@ public final class ComposeProcessor: StageProcessor {
     private let changelog: ChangelogReader
     private let now: @Sendable () -> Int64
     private let owned = Mutex(Owned())
+    private let logger: Logger
     /// Inputs over this size are rejected rather than decoded.
     public let maxInputBytes: Int
 
     public init(
         topics: Topics, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
-        maxInputBytes: Int = 1 << 20, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+        maxInputBytes: Int = 1 << 20, logger: Logger = Logger(label: "herald.compose"),
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
+        self.logger = logger
         self.maxInputBytes = maxInputBytes
         self.topics = topics
         self.delivery = delivery
@@ -79,6 +84,22 @@ public final class ComposeProcessor: StageProcessor {
         func state(_ recipient: String) -> UserStreamState {
             staged[recipient]?.state ?? current[recipient] ?? UserStreamState(recipient: recipient)
         }
+        /// The notification of an outcome; the user's new state is staged only once it is
+        /// encoded, so a rejected input changes nothing (no sequence number is used up).
+        func emit(
+            _ outcome: Delivery.Outcome, for recipient: String, state user: UserStreamState, partition: Int32
+        ) throws(Rejection.Reason) -> [OutgoingMessage] {
+            var outputs: [OutgoingMessage] = []
+            if case .notification(let composed) = outcome {
+                report(composed)
+                guard let encoded = try? codec.encode(composed.notification) else {
+                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
+                }
+                outputs.append(OutgoingMessage(topic: topics.notifications, key: recipient, value: encoded))
+            }
+            staged[recipient] = (user, partition)
+            return outputs
+        }
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
             guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
             guard value.count <= maxInputBytes else {
@@ -97,12 +118,7 @@ public final class ComposeProcessor: StageProcessor {
                 } catch {
                     throw Rejection.Reason(code: error.code.rawValue, error.description)
                 }
-                staged[match.recipient] = (user, message.partition)
-                guard case .notification(let composed) = outcome else { return [] }
-                guard let encoded = try? codec.encode(composed.notification) else {
-                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
-                }
-                return [OutgoingMessage(topic: topics.notifications, key: match.recipient, value: encoded)]
+                return try emit(outcome, for: match.recipient, state: user, partition: message.partition)
             case topics.scheduleFirings:
                 let firing: ScheduledFiring
                 do { firing = try codec.decode(ScheduledFiring.self, from: value) } catch { throw .undecodable("\(error)") }
@@ -114,12 +130,7 @@ public final class ComposeProcessor: StageProcessor {
                 } catch {
                     throw Rejection.Reason(code: error.code.rawValue, error.description)
                 }
-                staged[firing.recipient] = (user, message.partition)
-                guard case .notification(let composed) = outcome else { return [] }
-                guard let encoded = try? codec.encode(composed.notification) else {
-                    throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
-                }
-                return [OutgoingMessage(topic: topics.notifications, key: firing.recipient, value: encoded)]
+                return try emit(outcome, for: firing.recipient, state: user, partition: message.partition)
             case topics.badgeResets:
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }
@@ -131,11 +142,30 @@ public final class ComposeProcessor: StageProcessor {
             }
         }
         for (recipient, entry) in staged.sorted(by: { $0.key < $1.key }) {
-            guard let encoded = try? codec.encode(entry.state) else { continue }
+            // Never skipped: a notification without its state would be sent again, or its
+            // sequence reused, after a restart. The batch fails and is retried (loudly).
+            let encoded: Data
+            do { encoded = try codec.encode(entry.state) } catch {
+                throw PipelineError(code: .restore, reason: "the state of \(recipient) does not encode: \(error)", location: topics.composeState)
+            }
             result.outputs.append(OutgoingMessage(topic: topics.composeState, key: recipient, value: encoded))
         }
         owned.withLock { $0.staged = staged }
         return result
+    }
+
+    /// What the composer had to leave out or shorten, logged and counted:
+    /// `herald_compose_payload_problems_total{code}` and `herald_compose_payloads_pruned_total`.
+    private func report(_ composed: ComposedNotification) {
+        let id = composed.notification.notificationID
+        if !composed.pruning.isEmpty {
+            Counter(label: "herald_compose_payloads_pruned_total").increment()
+            logger.info("push payload of \(id) pruned to fit: \(composed.pruning.map(\.description).joined(separator: "; "))")
+        }
+        for problem in composed.problems {
+            Counter(label: "herald_compose_payload_problems_total", dimensions: [("code", problem.code.rawValue)]).increment()
+            logger.info("notification \(id) composed with a problem: \(problem)")
+        }
     }
 
     public func delivered(_ batch: [ConsumedMessage]) async {
@@ -151,17 +181,12 @@ public final class ComposeProcessor: StageProcessor {
     /// Restores the users of the newly assigned partitions from the changelog.
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
         let numbers = Set(partitions.map(\.partition)).sorted()
-        let records = try await changelog.read(topic: topics.composeState, partitions: numbers)
-        let codec = WireCodec()
-        var restored: [String: (UserStreamState, Int32)] = [:]
-        for (recipient, record) in records {
-            guard let state = try? codec.decode(UserStreamState.self, from: record.value), state.recipient == recipient else { continue }
-            restored[recipient] = (state, record.partition)
-        }
+        let restored = try await changelog.readStates(
+            UserStreamState.self, topic: topics.composeState, partitions: numbers, owner: \.recipient)
         owned.withLock { owned in
             for (recipient, entry) in restored {
-                owned.states[recipient] = entry.0
-                owned.partitionOf[recipient] = entry.1
+                owned.states[recipient] = entry.state
+                owned.partitionOf[recipient] = entry.partition
             }
         }
     }

@@ -145,7 +145,8 @@ public final class ReaderService: Service {
         while true {
             do {
                 if !rejected.isEmpty {
-                    _ = try await producer.send(rejected.map { DeadLetter.message(for: $0, stage: "reader", topic: deadLetterTopic) })
+                    _ = try await producer.send(rejected.map { DeadLetter.message(
+                        for: $0, stage: "reader", topic: deadLetterTopic, maxBytes: producer.maxMessageBytes) })
                     for rejection in rejected { logger.warning("reader rejected a record: \(rejection.reason)") }
                     rejected = []
                     if undecodable > 0 {

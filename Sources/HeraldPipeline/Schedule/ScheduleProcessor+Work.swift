@@ -68,8 +68,9 @@ extension ScheduleProcessor {
                 user.remove(key, at: position)
                 outcome = ScheduleOutcome()
             }
+            let outputs = try messages(for: outcome, partition: message.partition)
             staged[recipient] = Staged(state: user, partition: message.partition)
-            return messages(for: outcome, partition: message.partition)
+            return outputs
         }
 
         private mutating func applyLocation(
@@ -84,13 +85,15 @@ extension ScheduleProcessor {
             try checkPlacement(message, recipient: location.recipient)
             var user = state(location.recipient)
             let outcome = user.observe(location, at: position)
+            let outputs = try messages(for: outcome, partition: message.partition)
             staged[location.recipient] = Staged(state: user, partition: message.partition)
-            return messages(for: outcome, partition: message.partition)
+            return outputs
         }
 
         /// A tick for one user: recompute floating schedules if their zone changed, then
         /// fire what is due.
-        mutating func fire(_ recipient: String, zoneChanged: Bool) {
+        /// - Throws: `PipelineError` when a firing does not encode (the tick is retried, loudly).
+        mutating func fire(_ recipient: String, zoneChanged: Bool) throws(PipelineError) {
             guard current[recipient] != nil || staged[recipient] != nil else { return }
             let before = state(recipient)
             var user = before
@@ -105,22 +108,35 @@ extension ScheduleProcessor {
             // Restored users are all checked against their zone once: write only those that changed.
             guard user != before || !outcome.isEmpty else { return }
             let partition = processor.livePartition(of: recipient)
+            do throws(Rejection.Reason) {
+                outputs += try messages(for: outcome, partition: partition)
+            } catch {
+                throw PipelineError(code: .input, reason: error.text, location: "schedules of \(recipient)")
+            }
             staged[recipient] = Staged(state: user, partition: partition)
-            outputs += messages(for: outcome, partition: partition)
         }
 
         /// Every touched user's state, for the changelog (sorted, so output order is stable).
-        func stateOutputs() -> [OutgoingMessage] {
-            staged.sorted { $0.key < $1.key }.compactMap { recipient, entry in
-                guard let value = try? codec.encode(entry.state) else { return nil }
+        /// - Throws: `PipelineError` when a state does not encode: never skipped (the user's
+        ///   schedules would be forgotten on restore); the batch is retried, loudly.
+        func stateOutputs() throws -> [OutgoingMessage] {
+            try staged.sorted { $0.key < $1.key }.map { recipient, entry in
+                let value: Data
+                do { value = try codec.encode(entry.state) } catch {
+                    throw PipelineError(
+                        code: .restore, reason: "the schedules of \(recipient) do not encode: \(error)", location: topics.scheduleState)
+                }
                 return OutgoingMessage(topic: topics.scheduleState, partition: entry.partition, key: recipient, value: value)
             }
         }
 
-        private func messages(for outcome: ScheduleOutcome, partition: Int32) -> [OutgoingMessage] {
+        /// The firings and retired schedules of an outcome. A firing that does not encode is
+        /// never skipped: the input is rejected (or, on a tick, the tick fails).
+        private func messages(for outcome: ScheduleOutcome, partition: Int32) throws(Rejection.Reason) -> [OutgoingMessage] {
             var messages: [OutgoingMessage] = []
             for firing in outcome.firings {
-                guard let value = try? codec.encode(firing) else { continue }
+                let value: Data
+                do { value = try codec.encode(firing) } catch { throw .invalid("a firing of \(firing.recipient) does not encode: \(error)") }
                 messages.append(OutgoingMessage(topic: topics.scheduleFirings, key: firing.recipient, value: value))
             }
             for key in outcome.finished + outcome.discarded {

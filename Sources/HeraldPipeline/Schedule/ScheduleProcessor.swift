@@ -94,7 +94,7 @@ public final class ScheduleProcessor: StageProcessor {
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
             try work.apply(message)
         }
-        result.outputs += work.stateOutputs()
+        result.outputs += try work.stateOutputs()
         owned.withLock { owned in
             owned.staged = work.staged
             owned.stagedZoneChecks = []
@@ -114,9 +114,9 @@ public final class ScheduleProcessor: StageProcessor {
         }
         var work = Work(processor: self, current: current, now: time)
         for recipient in due {
-            work.fire(recipient, zoneChanged: dirty.contains(recipient))
+            try work.fire(recipient, zoneChanged: dirty.contains(recipient))
         }
-        let result = StageResult(outputs: work.outputs + work.stateOutputs())
+        let result = StageResult(outputs: work.outputs + (try work.stateOutputs()))
         owned.withLock { owned in
             owned.staged = work.staged
             owned.stagedZoneChecks = dirty
@@ -142,13 +142,8 @@ public final class ScheduleProcessor: StageProcessor {
     /// floating schedules are checked against their current zone at the next tick.
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
         let numbers = Set(partitions.map(\.partition)).sorted()
-        let records = try await changelog.read(topic: topics.scheduleState, partitions: numbers)
-        let codec = WireCodec()
-        var restored: [String: Staged] = [:]
-        for (recipient, record) in records {
-            guard let state = try? codec.decode(UserSchedules.self, from: record.value), state.recipient == recipient else { continue }
-            restored[recipient] = Staged(state: state, partition: record.partition)
-        }
+        let restored = try await changelog.readStates(
+            UserSchedules.self, topic: topics.scheduleState, partitions: numbers, owner: \.recipient)
         owned.withLock { owned in
             for (recipient, entry) in restored {
                 owned.states[recipient] = entry.state

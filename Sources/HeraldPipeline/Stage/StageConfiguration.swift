@@ -9,6 +9,11 @@ public struct StageConfiguration: Sendable {
     /// First pause before retrying a failed batch; doubles up to `maxRetryBackoff`.
     public var retryBackoff: Duration = .milliseconds(200)
     public var maxRetryBackoff: Duration = .seconds(10)
+    /// Topics whose outputs are never set aside as dead letters (the stage's state
+    /// changelogs): when Kafka refuses one for itself, the batch fails and is retried,
+    /// loudly, because a state left out would be restored stale after a restart and reuse
+    /// sequence numbers. Default: none.
+    public var stateTopics: Set<String> = []
 
     public init(name: String, inputTopics: [String], deadLetterTopic: String) {
         self.name = name

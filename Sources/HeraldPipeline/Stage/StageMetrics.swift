@@ -8,6 +8,16 @@ struct StageMetrics: Sendable {
     let dataLoss: Counter
     let errors: Counter
     let retries: Counter
+    /// Outputs Kafka refused for themselves (too large, invalid), written as dead letters.
+    let outputsRejected: Counter
+    /// Dead letters written in the reduced form (value truncated or left out).
+    let deadLettersReduced: Counter
+    /// Dead letters that could not be written in any form (logged, then dropped).
+    let deadLettersUnwritable: Counter
+    /// Rounds of re-sending the messages of a delivery that failed transiently.
+    let deliveryRetries: Counter
+    /// Failed attempts to restore the state of assigned partitions (retried).
+    let restoreFailures: Counter
     let batchDuration: Metrics.Timer
 
     init(stage: String) {
@@ -18,6 +28,11 @@ struct StageMetrics: Sendable {
         dataLoss = Counter(label: "herald_stage_offset_out_of_range_total", dimensions: dimensions)
         errors = Counter(label: "herald_stage_consumer_errors_total", dimensions: dimensions)
         retries = Counter(label: "herald_stage_batch_retries_total", dimensions: dimensions)
+        outputsRejected = Counter(label: "herald_stage_outputs_rejected_total", dimensions: dimensions)
+        deadLettersReduced = Counter(label: "herald_stage_dead_letters_reduced_total", dimensions: dimensions)
+        deadLettersUnwritable = Counter(label: "herald_stage_dead_letters_unwritable_total", dimensions: dimensions)
+        deliveryRetries = Counter(label: "herald_stage_delivery_retries_total", dimensions: dimensions)
+        restoreFailures = Counter(label: "herald_stage_restore_failures_total", dimensions: dimensions)
         batchDuration = Metrics.Timer(label: "herald_stage_batch_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
     }
 }

@@ -8,8 +8,10 @@ import ServiceLifecycle
 /// or commit outputs and offsets in one transaction (exactly-once).
 ///
 /// A failed batch is retried in place with back-off and nothing of it is committed; rejected
-/// input goes to the dead-letter topic and the stage keeps going. Graceful shutdown finishes
-/// the batch in hand, commits, and leaves the group.
+/// input goes to the dead-letter topic and the stage keeps going. Delivery is per message
+/// (`OutputDelivery`): a transient failure re-sends only what was not acknowledged, and a
+/// message Kafka refuses for itself is set aside as a dead letter instead of stalling the
+/// partition. Graceful shutdown finishes the batch in hand, commits, and leaves the group.
 public final class StageRunner<Processor: StageProcessor>: Service {
     public let configuration: StageConfiguration
     private let processor: Processor
@@ -18,6 +20,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
     private let readiness: Readiness?
     private let logger: Logger
     private let metrics: StageMetrics
+    private let delivery: OutputDelivery
 
     /// - Parameters:
     ///   - consumer: a consumer of the stage's group, not yet subscribed; the runner owns and closes it.
@@ -34,7 +37,12 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         var logger = logger
         logger[metadataKey: PipelineLogKey.stage] = .string(configuration.name)
         self.logger = logger
-        self.metrics = StageMetrics(stage: configuration.name)
+        let metrics = StageMetrics(stage: configuration.name)
+        self.metrics = metrics
+        self.delivery = OutputDelivery(
+            producer: producer, stage: configuration.name, deadLetterTopic: configuration.deadLetterTopic,
+            logger: logger, metrics: metrics, retryBackoff: configuration.retryBackoff,
+            maxRetryBackoff: configuration.maxRetryBackoff, stateTopics: configuration.stateTopics)
         readiness?.register(readinessName)
     }
 
@@ -77,7 +85,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         case .messages(let batch):
             try await perform(batch) { try await processor.process(batch) }
         case .assigned(let partitions):
-            try await processor.partitionsAssigned(partitions)
+            try await restore(partitions)
         case .revoked(let partitions), .lost(let partitions):
             await processor.partitionsRevoked(partitions)
         case .offsetOutOfRange(let partition, let offset, let reason):
@@ -103,8 +111,9 @@ public final class StageRunner<Processor: StageProcessor>: Service {
             let started = ContinuousClock.now
             do {
                 let result = try await work()
+                let maxBytes = producer.maxMessageBytes
                 let deadLetters = result.rejections.map {
-                    DeadLetter.message(for: $0, stage: configuration.name, topic: configuration.deadLetterTopic)
+                    DeadLetter.message(for: $0, stage: configuration.name, topic: configuration.deadLetterTopic, maxBytes: maxBytes)
                 }
                 for rejection in result.rejections {
                     logger.warning("input rejected to dead letters: \(rejection.reason)", metadata: [
@@ -112,11 +121,11 @@ public final class StageRunner<Processor: StageProcessor>: Service {
                         PipelineLogKey.offset: .string(String(rejection.message.offset)),
                     ])
                 }
-                try await deliver(result.outputs + deadLetters, for: batch)
+                let delivered = try await deliver(result.outputs + deadLetters, for: batch)
                 await processor.delivered(batch)
                 metrics.consumed.increment(by: batch.count)
-                metrics.produced.increment(by: result.outputs.count)
-                metrics.deadLettered.increment(by: deadLetters.count)
+                metrics.produced.increment(by: delivered.outputs)
+                metrics.deadLettered.increment(by: delivered.deadLetters)
                 metrics.batchDuration.record(ContinuousClock.now - started)
                 return
             } catch let error as KafkaError where error.isFatal {
@@ -136,44 +145,91 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         }
     }
 
-    private func deliver(_ outputs: [OutgoingMessage], for batch: [ConsumedMessage]) async throws {
-        if outputs.isEmpty, batch.isEmpty { return }
+    private func deliver(_ outputs: [OutgoingMessage], for batch: [ConsumedMessage]) async throws -> OutputDelivery.Delivered {
+        if outputs.isEmpty, batch.isEmpty { return OutputDelivery.Delivered() }
         if configuration.exactlyOnce {
-            try await deliverInTransaction(outputs, offsets: batch.nextOffsets)
-            return
+            return try await deliverInTransaction(outputs, offsets: batch.nextOffsets)
         }
-        _ = try await producer.send(outputs)
-        if batch.isEmpty { return }
+        let delivered = try await delivery.deliver(outputs)
+        if batch.isEmpty { return delivered }
         let moved = try consumer.store(batch)
         if !moved.isEmpty {
             logger.notice("partitions moved while the batch was processed; their new owner redoes it",
                           metadata: [PipelineLogKey.partition: .string("\(moved)")])
         }
+        return delivered
     }
 
-    /// Outputs and input offsets commit together, or neither does.
-    private func deliverInTransaction(_ outputs: [OutgoingMessage], offsets: [TopicPartitionOffset]) async throws(KafkaError) {
-        let group = try consumer.groupMetadata()
-        try producer.beginTransaction()
-        var failure: KafkaError?
-        do {
-            _ = try await producer.send(outputs)
-            if !offsets.isEmpty { try await producer.sendOffsetsToTransaction(offsets, group: group) }
-            try await producer.commitTransaction()
-        } catch {
-            failure = error
-        }
-        guard let failure else { return }
-        if !failure.isFatal {
+    /// Outputs and input offsets commit together, or neither does. One refused message
+    /// aborts the whole transaction, so outputs over the producer's `message.max.bytes` are
+    /// replaced by their dead letters before it begins (dead letters are built to fit); a
+    /// message the broker still refuses for itself (its own limit is lower) is replaced the
+    /// same way and the transaction redone without re-processing the batch. Any other
+    /// failure aborts and the batch is redone.
+    private func deliverInTransaction(
+        _ outputs: [OutgoingMessage], offsets: [TopicPartitionOffset]
+    ) async throws(KafkaError) -> OutputDelivery.Delivered {
+        var messages = try delivery.precheckingSizes(outputs)
+        while true {
+            let group = try consumer.groupMetadata()
+            try producer.beginTransaction()
+            var failure: KafkaError?
+            var refused: [Int: KafkaError] = [:]
+            do {
+                for (index, result) in try await producer.sendAll(messages).enumerated() {
+                    guard case .failure(let error) = result else { continue }
+                    if error.rejectsMessage { refused[index] = error } else { failure = failure ?? error }
+                }
+                if failure == nil, refused.isEmpty {
+                    if !offsets.isEmpty { try await producer.sendOffsetsToTransaction(offsets, group: group) }
+                    try await producer.commitTransaction()
+                    var delivered = OutputDelivery.Delivered()
+                    for message in messages { delivery.count(message, in: &delivered) }
+                    return delivered
+                }
+            } catch {
+                failure = error
+            }
+            if let failure, failure.isFatal { throw failure }
             do { try await producer.abortTransaction() } catch { logger.error("abort failed: \(error)") }
+            if let failure { throw failure }
+            var replaced: [OutgoingMessage] = []
+            for (index, message) in messages.enumerated() {
+                guard let error = refused[index] else {
+                    replaced.append(message)
+                    continue
+                }
+                if let replacement = try delivery.replacement(for: message, refusedWith: error) { replaced.append(replacement) }
+            }
+            messages = replaced
         }
-        throw failure
     }
 
-    private func backoff(_ attempt: Int) -> Duration {
-        let factor = 1 << min(attempt - 1, 16)
-        return min(configuration.retryBackoff * factor, configuration.maxRetryBackoff)
+    /// Restores the state of newly assigned partitions, retrying with back-off until it
+    /// succeeds or the service shuts down: a partition whose state cannot be restored (a
+    /// changelog not read in time, an entry that does not decode) is never processed from
+    /// a wrong state. Each failure is logged at critical and counted.
+    private func restore(_ partitions: [TopicPartition]) async throws {
+        var attempt = 0
+        while true {
+            do {
+                try await processor.partitionsAssigned(partitions)
+                return
+            } catch let error as KafkaError where error.isFatal {
+                throw error
+            } catch {
+                attempt += 1
+                metrics.restoreFailures.increment()
+                if Task.isShuttingDownGracefully || Task.isCancelled { throw error }
+                let pause = backoff(attempt)
+                logger.critical("state of assigned partitions not restored (attempt \(attempt)), retrying in \(pause): \(error)",
+                                metadata: [PipelineLogKey.partition: .string(partitions.map(\.description).joined(separator: ","))])
+                try? await Task.sleep(for: pause)
+            }
+        }
     }
+
+    private func backoff(_ attempt: Int) -> Duration { delivery.backoff(attempt) }
 }
 
 /// Metadata keys of HeraldPipeline's log lines.

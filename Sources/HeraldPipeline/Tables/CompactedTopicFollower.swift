@@ -6,7 +6,9 @@ import ServiceLifecycle
 /// Reads a whole (compacted) topic on every instance — all partitions, from the beginning,
 /// no consumer group — handing each record to `apply`, calls `onReady` once it reached the
 /// end offsets seen at start, then keeps following. Records `apply` refuses go to dead
-/// letters, labelled with `deadLetterStage`.
+/// letters, labelled with `deadLetterStage`, delivered like a stage's (`OutputDelivery`:
+/// re-sent until acknowledged, reduced when too large); one that cannot be written at all
+/// is logged at critical and counted, never dropped silently.
 public final class CompactedTopicFollower: Service {
     public typealias Apply = @Sendable (ConsumedMessage) throws(Rejection.Reason) -> Void
 
@@ -21,6 +23,8 @@ public final class CompactedTopicFollower: Service {
     private let deadLetterStage: String
     private let readiness: Readiness?
     private let logger: Logger
+    private let metrics: StageMetrics
+    private let delivery: OutputDelivery
 
     public init(
         name: String, consumer: KafkaConsumer, producer: KafkaProducer, topic: String, partitions: Int32,
@@ -38,6 +42,11 @@ public final class CompactedTopicFollower: Service {
         self.readiness = readiness
         self.logger = logger
         self.apply = apply
+        let metrics = StageMetrics(stage: deadLetterStage ?? name)
+        self.metrics = metrics
+        self.delivery = OutputDelivery(
+            producer: producer, stage: deadLetterStage ?? name, deadLetterTopic: deadLetterTopic, logger: logger,
+            metrics: metrics, retryBackoff: .milliseconds(200), maxRetryBackoff: .seconds(10))
         readiness?.register(name)
     }
 
@@ -73,9 +82,7 @@ public final class CompactedTopicFollower: Service {
             }
             if !rejected.isEmpty {
                 for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
-                _ = try? await producer.send(rejected.map {
-                    DeadLetter.message(for: $0, stage: deadLetterStage, topic: deadLetterTopic)
-                })
+                await deadLetter(rejected)
             }
             if !ready && remaining.isEmpty {
                 ready = true
@@ -83,6 +90,19 @@ public final class CompactedTopicFollower: Service {
             }
         }
         await consumer.close()
+    }
+
+    private func deadLetter(_ rejected: [Rejection]) async {
+        let letters = rejected.map {
+            DeadLetter.message(for: $0, stage: deadLetterStage, topic: deadLetterTopic, maxBytes: producer.maxMessageBytes)
+        }
+        do {
+            let delivered = try await delivery.deliver(letters)
+            metrics.deadLettered.increment(by: delivered.deadLetters)
+        } catch {
+            metrics.deadLettersUnwritable.increment(by: letters.count)
+            logger.critical("\(name): \(letters.count) dead letters not written: \(error)")
+        }
     }
 
     private func becomeReady() {

@@ -159,7 +159,7 @@ struct DemoScript {
             catalog.name(TopicCatalog.deadLetters), partitions: catalog.partitions, count: 1, timeout: .seconds(10))
         say("\n8. Dead letters (topic \(catalog.name(TopicCatalog.deadLetters))):")
         for record in deadLetters.compactMap(DeadLetter.Record.init) {
-            say("   \(record.sourceTopic)[\(record.sourcePartition)]@\(record.sourceOffset) \(record.code): \(record.reason.prefix(110))")
+            say("   \(record.stage): \(record.sourceTopic)[\(record.sourcePartition)]@\(record.sourceOffset) \(record.code): \(record.reason.prefix(100))")
         }
     }
 }

@@ -8,7 +8,8 @@ extension StageFactory {
         var settings = AssetLedgerProcessor.Configuration()
         settings.gracePeriod = try options.assetGracePeriodDuration()
         let processor = AssetLedgerProcessor(
-            topics: .init(catalog), changelog: changelogReader(for: "assets"), configuration: settings)
+            topics: .init(catalog), changelog: changelogReader(for: "assets"), configuration: settings,
+            logger: logger)
         let runner = StageRunner(
             configuration: configuration(for: .assets), processor: processor, consumer: try consumer(for: .assets),
             producer: try producer(for: .assets, shared: sharedProducer), readiness: readiness, logger: logger)

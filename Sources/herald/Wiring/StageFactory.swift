@@ -52,7 +52,7 @@ struct StageFactory {
         let localizations = try options.localizations.map { try LocalizationDirectory.load($0) }
         let processor = ComposeProcessor(
             topics: .init(catalog),
-            delivery: Delivery(catalog: localizations), users: users, changelog: changelog)
+            delivery: Delivery(catalog: localizations), users: users, changelog: changelog, logger: logger)
         let runner = StageRunner(
             configuration: configuration(for: .compose), processor: processor, consumer: try consumer(for: .compose),
             producer: try producer(for: .compose, shared: sharedProducer), readiness: readiness, logger: logger)
@@ -126,6 +126,7 @@ struct StageFactory {
             name: stage.rawValue, inputTopics: stage.inputTopics.map(catalog.name),
             deadLetterTopic: catalog.name(TopicCatalog.deadLetters))
         configuration.exactlyOnce = options.exactlyOnce
+        configuration.stateTopics = Set(TopicCatalog.all.filter(\.compacted).map(catalog.name))
         return configuration
     }
 }

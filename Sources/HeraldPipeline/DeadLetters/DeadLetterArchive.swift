@@ -1,0 +1,138 @@
+import Foundation
+import HeraldKafka
+import Logging
+
+/// The dead-letter topic as an operator's tool sees it (`herald dead-letters list|replay`,
+/// in the Kafka Connect tradition): every dead letter stored when asked, and a replay of
+/// the originals to their source topics once the cause is fixed.
+public struct DeadLetterArchive: Sendable {
+    public let client: KafkaClientConfiguration
+    public let topic: String
+    private let logger: Logger
+
+    public init(client: KafkaClientConfiguration, topic: String, logger: Logger) {
+        self.client = client
+        self.topic = topic
+        self.logger = logger
+    }
+
+    /// What `list` found.
+    public struct Listing: Sendable {
+        /// The dead letters that match, by partition then offset.
+        public var records: [DeadLetter.Record]
+        /// Messages of the topic without Herald's dead-letter headers (not listed).
+        public var unreadable: Int
+    }
+
+    /// Every dead letter stored at the time of the call that matches `filter`.
+    /// - Throws: `KafkaError` when the cluster cannot be reached; `PipelineError` when the
+    ///   topic does not exist or is not read to its end within `timeout`.
+    public func list(_ filter: DeadLetterFilter, timeout: Duration = .seconds(30)) async throws -> Listing {
+        let messages = try await readToEnd(timeout: timeout)
+        var listing = Listing(records: [], unreadable: 0)
+        for message in messages.sorted(by: { ($0.partition, $0.offset) < ($1.partition, $1.offset) }) {
+            guard let record = DeadLetter.Record(message) else {
+                listing.unreadable += 1
+                continue
+            }
+            if filter.matches(record) { listing.records.append(record) }
+        }
+        return listing
+    }
+
+    /// What `replay` did.
+    public struct ReplayReport: Sendable {
+        /// Dead letters that matched the filter.
+        public var matched = 0
+        /// Originals re-produced (or, with a dry run, that would be).
+        public var replayed = 0
+        /// Dead letters not replayed because they do not hold the whole original, with why.
+        public var refused: [(record: DeadLetter.Record, reason: String)] = []
+        /// Originals replayed per source topic.
+        public var byTopic: [String: Int] = [:]
+    }
+
+    /// Re-produces the original key, value and headers (Herald's `herald.dlq.*` headers
+    /// removed) of each matching dead letter to its source topic, in the order stored.
+    /// Dead letters in the reduced form (value truncated or left out, key or headers left
+    /// out) are refused: they no longer hold the original. A replay does not remove dead
+    /// letters; replaying twice produces the originals twice.
+    public func replay(
+        _ filter: DeadLetterFilter, producer: KafkaProducer, dryRun: Bool, timeout: Duration = .seconds(30)
+    ) async throws -> ReplayReport {
+        let listing = try await list(filter, timeout: timeout)
+        var report = ReplayReport()
+        var originals: [OutgoingMessage] = []
+        for record in listing.records {
+            report.matched += 1
+            guard record.isReplayable else {
+                report.refused.append((record, Self.refusal(record)))
+                continue
+            }
+            originals.append(record.original)
+            report.byTopic[record.sourceTopic, default: 0] += 1
+        }
+        report.replayed = originals.count
+        if !dryRun, !originals.isEmpty { _ = try await producer.send(originals) }
+        return report
+    }
+
+    private static func refusal(_ record: DeadLetter.Record) -> String {
+        let size = record.originalSize.map { " of \($0) bytes" } ?? ""
+        let digest = record.sha256.map { ", sha256 \($0)" } ?? ""
+        switch record.valueForm {
+        case .truncated: return "the value\(size) was truncated to fit the dead-letter topic\(digest); re-send it from its origin"
+        case .omitted: return "the value\(size) was left out to fit the dead-letter topic\(digest); re-send it from its origin"
+        case .complete: return "the original key or headers were left out to fit the dead-letter topic; re-send it from its origin"
+        }
+    }
+
+    /// Every message of the topic up to the end offsets at the time of the call.
+    private func readToEnd(timeout: Duration) async throws -> [ConsumedMessage] {
+        let admin = try KafkaAdmin(configuration: client, logger: logger)
+        var remaining: [TopicPartition: Int64] = [:]
+        do {
+            guard let metadata = try await admin.topics().first(where: { $0.name == topic }), metadata.error == nil else {
+                await admin.close()
+                throw PipelineError(code: .configuration, reason: "topic \(topic) does not exist (check --topic-prefix)")
+            }
+            for partition in metadata.partitions {
+                let marks = try await admin.watermarks(TopicPartition(topic, partition))
+                if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
+            }
+        } catch {
+            await admin.close()
+            throw error
+        }
+        await admin.close()
+        guard !remaining.isEmpty else { return [] }
+        var settings = ConsumerConfiguration()
+        settings.client = client
+        settings.groupID = "herald-dead-letters-\(UUID().uuidString)"
+        let consumer = try KafkaConsumer(configuration: settings, logger: logger)
+        var messages: [ConsumedMessage] = []
+        do {
+            try consumer.assign(remaining.keys.map { TopicPartitionOffset($0, .beginning) })
+            let deadline = ContinuousClock.now + timeout
+            while !remaining.isEmpty {
+                guard ContinuousClock.now < deadline else {
+                    throw PipelineError(
+                        code: .kafka, reason: "\(topic) not read to its end within \(timeout)",
+                        location: remaining.keys.map(\.description).sorted().joined(separator: ","))
+                }
+                for case .messages(let batch) in await consumer.poll() {
+                    for message in batch {
+                        guard let end = remaining[message.topicPartition], message.offset < end else { continue }
+                        messages.append(message)
+                        if message.offset + 1 >= end { remaining[message.topicPartition] = nil }
+                    }
+                }
+            }
+        } catch {
+            await consumer.close()
+            throw error
+        }
+        await consumer.close()
+        return messages
+    }
+}
