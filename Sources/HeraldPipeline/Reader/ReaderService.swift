@@ -182,7 +182,7 @@ public final class ReaderService: Service {
             let reason = Rejection.Reason(
                 code: "SEQUENCE_CONFLICT",
                 "sequence \(conflict.sequence) of \(conflict.recipient) in \(conflict.containerIdentifier) is held by another notification")
-            return DeadLetter.message(for: Rejection(message: source, reason: reason), stage: "reader", topic: deadLetterTopic)
+            return DeadLetter.message(for: Rejection(message: source, reason: reason), stage: "reader", topic: deadLetterTopic, maxBytes: producer.maxMessageBytes)
         }
         if !letters.isEmpty { _ = try await producer.send(letters) }
         for conflict in conflicts {
