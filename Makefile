@@ -29,7 +29,7 @@ deps:
 build: deps
 	$(SWIFT) build --product herald
 
-test: test-swift test-cli validate-deploy validate-openapi check-api-live
+test: test-swift test-cli validate-deploy validate-openapi check-api-live chaos-short
 
 test-swift: deps
 	$(SWIFT) build --build-tests
