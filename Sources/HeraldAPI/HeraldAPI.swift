@@ -69,7 +69,7 @@ public struct HeraldAPI: Sendable {
                 await self.respond(to: endpoint, request: request, context: context)
             }
         }
-        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options]
         let methodsByPath = Dictionary(grouping: Endpoint.allCases.filter { $0 != .openAPIDocument }, by: \.path)
         for (path, endpoints) in methodsByPath.sorted(by: { $0.key < $1.key }) {
             let allowed = endpoints.map(\.method)
@@ -96,7 +96,7 @@ public struct HeraldAPI: Sendable {
             }
         }
         for prefix in prefixes.sorted() {
-            for method in fallbackMethods + [.head, .options] {
+            for method in fallbackMethods + [.head] {
                 router.on(RouterPath(Endpoint.routerSpelling(prefix)), method: method) { request, context in
                     Self.errorResponse(
                         APIError(.notFound, "no route \(method.rawValue) \(request.uri.path)"), requestID: Self.requestID(context))
@@ -168,9 +168,17 @@ public struct HeraldAPI: Sendable {
 
     // MARK: Helpers shared by the handlers
 
-    /// The request's ID (Hummingbird's `hb.request.id`), or a fresh UUID.
+    /// Log metadata key of the request's ID (Hummingbird's, replaced by a UUID by
+    /// `ErrorBodyMiddleware`).
+    static let requestIDMetadataKey = "hb.request.id"
+
+    /// The request's ID: the UUID `ErrorBodyMiddleware` gave it, or a fresh UUID (never
+    /// Hummingbird's counter).
     static func requestID<Context: RequestContext>(_ context: Context) -> String {
-        context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString.lowercased()
+        if let id = context.logger[metadataKey: requestIDMetadataKey]?.description, UUID(uuidString: id) != nil {
+            return id
+        }
+        return UUID().uuidString.lowercased()
     }
 
     /// A path parameter, percent-decoded.

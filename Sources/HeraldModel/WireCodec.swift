@@ -20,11 +20,12 @@ public struct WireCodec: Sendable {
             throw error
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                (try? JSONDecoder().decode(JSONValue.self, from: data)) != nil
+                let document = try? JSONDecoder().decode(JSONValue.self, from: data)
             {
                 // Foundation calls a fractional or out-of-range number met where an integer
                 // is expected "not valid JSON", without a path; the document is valid JSON.
-                throw ModelError(.typeMismatch, "a number does not fit the expected integer type")
+                throw Self.misfitNumber(type, in: document)
+                    ?? ModelError(.typeMismatch, "a number does not fit the expected integer type")
             }
             throw ModelError(decoding: error)
         } catch {
