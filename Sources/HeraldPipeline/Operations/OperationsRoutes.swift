@@ -7,7 +7,8 @@ public enum OperationsRoutes {
     /// Adds the routes.
     /// - Parameters:
     ///   - readiness: `/health/ready` answers 200 when every condition holds, else 503 listing them.
-    ///   - registry: rendered at `/metrics` in the Prometheus text format.
+    ///   - registry: rendered at `/metrics` in the Prometheus text format, with `# HELP`
+    ///     lines from `MetricHelp`.
     public static func add<Context: RequestContext>(
         to router: Router<Context>, readiness: Readiness, registry: PrometheusCollectorRegistry
     ) {
@@ -24,10 +25,11 @@ public enum OperationsRoutes {
         router.get("/metrics") { _, _ in
             var bytes: [UInt8] = []
             registry.emit(into: &bytes)
+            let text = MetricHelp.annotate(String(decoding: bytes, as: UTF8.self))
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+                body: .init(byteBuffer: ByteBuffer(string: text)))
         }
     }
 

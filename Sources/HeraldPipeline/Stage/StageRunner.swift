@@ -118,6 +118,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
                 metrics.produced.increment(by: result.outputs.count)
                 metrics.deadLettered.increment(by: deadLetters.count)
                 metrics.batchDuration.record(ContinuousClock.now - started)
+                metrics.recordLag(after: batch, consumer: consumer)
                 return
             } catch let error as KafkaError where error.isFatal {
                 logger.critical("fatal Kafka error, stopping the stage: \(error)")
