@@ -9,7 +9,8 @@ import HummingbirdCore
 ///   about the request, the `uuid` of an error body, and the `X-Request-ID` header of every
 ///   answer (errors or not), so a client can quote it in a bug report.
 /// - What the router or another middleware throws (no route: 404 `NOT_FOUND`; Hummingbird's
-///   own `HTTPError`s) becomes `{"serverErrorCode", "reason", "uuid"}` with the same status;
+///   own `HTTPError`s, their headers kept) becomes `{"serverErrorCode", "reason", "uuid"}`
+///   with the same status;
 ///   anything else is 500 `INTERNAL_ERROR` with a generic reason (the error is logged).
 /// - A path longer than `maximumPathBytes` is answered 414 `URI_TOO_LONG` before routing.
 ///
@@ -39,6 +40,10 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             } catch {
                 response = HeraldAPI.errorResponse(Self.apiError(error, request: request, context: context), requestID: requestID)
+                // An `HTTPError`'s own headers (`Allow` of a 405…) stay.
+                for field in (error as? HTTPError)?.headers ?? [:] where response.headers[field.name] == nil {
+                    response.headers.append(field)
+                }
             }
         }
         response.headers[HeraldAPI.requestIDHeader] = requestID

@@ -70,7 +70,7 @@ public struct HeraldAPI: Sendable {
             }
         }
         let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options]
-        let methodsByPath = Dictionary(grouping: Endpoint.allCases.filter { $0 != .openAPIDocument }, by: \.path)
+        let methodsByPath = Dictionary(grouping: Endpoint.allCases, by: \.path)
         for (path, endpoints) in methodsByPath.sorted(by: { $0.key < $1.key }) {
             let allowed = endpoints.map(\.method)
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")

@@ -4,7 +4,8 @@ import Prometheus
 
 /// `/health/live`, `/health/ready` and `/metrics` on any Hummingbird router.
 public enum OperationsRoutes {
-    /// Adds the routes.
+    /// Adds the routes (GET only: other methods throw 405 with `Allow: GET`, which
+    /// `ErrorBodyMiddleware` answers as the JSON error body).
     /// - Parameters:
     ///   - readiness: `/health/ready` answers 200 when every condition holds, else 503 listing them.
     ///   - registry: rendered at `/metrics` in the Prometheus text format, with `# HELP`
@@ -21,6 +22,13 @@ public enum OperationsRoutes {
             var body: [String: Any] = ["status": ready ? "ready" : "not ready"]
             body["conditions"] = conditions
             return jsonResponse(ready ? .ok : .serviceUnavailable, body)
+        }
+        for path in ["/health/live", "/health/ready", "/metrics"] {
+            for method: HTTPRequest.Method in [.post, .put, .delete, .patch, .options] {
+                router.on(RouterPath(path), method: method) { _, _ -> Response in
+                    throw HTTPError(.methodNotAllowed, headers: [.allow: "GET"], message: "\(method.rawValue) is not allowed here; use GET")
+                }
+            }
         }
         router.get("/metrics") { _, _ in
             var bytes: [UInt8] = []
