@@ -319,14 +319,14 @@ t "match: a directory says why" 2 empty "text:error: cannot read $F: is a direct
 python3 - "$work/overflow.json" "$work/big.jsonl" "$work/one.jsonl" <<'PY'
 import json, sys
 change = json.load(open("tests/cli/change-urgent-create.json"))
-text = json.dumps(change).replace('"value": 5,', '"value": 9223372036854775808,')
+text = json.dumps(change).replace('"value": 5,', '"value": 9223372036854775809,')
 open(sys.argv[1], "w").write(text)
 line = json.dumps(change)
 big = dict(change, fields=dict(change["fields"], title={"value": "x" * 2_000_000, "type": "STRING"}))
 open(sys.argv[2], "w").write(line + "\n" + json.dumps(big) + "\n")
 open(sys.argv[3], "w").write(line + "\n")
 PY
-t "match: an INT64 overflow is shown with its digits" 2 empty "has:got 9223372036854775808 (outside the 64-bit range)" \
+t "match: an INT64 overflow is shown as written" 2 empty "has:INT64 expects a 64-bit integer, got 9223372036854775809 (outside the 64-bit range)" \
   match --subscriptions $S/subscriptions.jsonl --change "$work/overflow.json"
 t "changes produce: a 2 MB line is FILE:LINE, exit 2, before any broker" 2 empty \
   "re:big\.jsonl:2: the line is 2000[0-9]+ bytes; a message holds at most 1000000 bytes" \

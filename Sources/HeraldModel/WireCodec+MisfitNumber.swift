@@ -47,6 +47,23 @@ extension WireCodec {
         return String(format: "%.0f", value)
     }
 
+    /// `error` with a whole number it shows beyond 64 bits (`got 9223372036854775808`, the
+    /// digits of the double Foundation read) replaced by the number as written in `data`
+    /// (`got 9223372036854775809`), when `data` holds one that reads as the same double.
+    static func restoringNumberText(_ error: ModelError, from data: Data) -> ModelError {
+        guard let shown = error.reason.firstMatch(of: /got (-?[0-9]{16,})/), let value = Double(shown.1) else {
+            return error
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        for written in text.matches(of: /-?[0-9]{16,}/) where Double(written.output) == value {
+            guard written.output != shown.1 else { return error }
+            var restored = error
+            restored.reason.replaceSubrange(shown.1.startIndex..<shown.1.endIndex, with: written.output)
+            return restored
+        }
+        return error
+    }
+
     private static func collectMisfits(_ value: JSONValue, path: [WireKey], into out: inout [(path: [WireKey], value: Double)]) {
         guard out.count < misfitProbeLimit else { return }
         switch value {

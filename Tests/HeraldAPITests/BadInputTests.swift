@@ -60,7 +60,7 @@ struct BadInputTests {
     @Test("numbers that do not fit an integer are BAD_REQUEST naming their JSON path", arguments: [
         ("notifications/changes", #"{"resultsLimit": 1.5}"#, "resultsLimit: expected an integer, got 1.5"),
         ("badge", #"{"badge": 99999999999999999999}"#,
-         "badge: expected an integer from -9223372036854775808 to 9223372036854775807, got 100000000000000000000"),
+         "badge: expected an integer from -9223372036854775808 to 9223372036854775807, got 99999999999999999999"),
         ("badge", #"{"badge": 2.5}"#, "badge: expected an integer, got 2.5"),
     ])
     func misfitNumbers(suffix: String, body: String, reason: String) async throws {
