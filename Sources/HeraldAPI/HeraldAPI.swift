@@ -69,7 +69,7 @@ public struct HeraldAPI: Sendable {
                 await self.respond(to: endpoint, request: request, context: context)
             }
         }
-        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options]
+        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options, .trace, Self.query]
         let methodsByPath = Dictionary(grouping: Endpoint.allCases, by: \.path)
         for (path, endpoints) in methodsByPath.sorted(by: { $0.key < $1.key }) {
             let allowed = endpoints.map(\.method)
@@ -104,6 +104,9 @@ public struct HeraldAPI: Sendable {
             }
         }
     }
+
+    /// The `QUERY` method (draft-ietf-httpbis-safe-method-w-body), answered 405 like the others.
+    public static let query = HTTPRequest.Method("QUERY")!
 
     /// Log metadata key of the underlying error of a 5xx answer.
     static let errorMetadataKey = "herald.error"

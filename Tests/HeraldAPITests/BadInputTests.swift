@@ -95,7 +95,7 @@ struct BadInputTests {
         ("/nope", HTTPRequest.Method.get, 404, "NOT_FOUND"), ("/nope", .options, 404, "NOT_FOUND"),
         ("/", .post, 404, "NOT_FOUND"), ("/openapi.yaml", .delete, 405, "METHOD_NOT_ALLOWED"),
         (H.path("badge"), .options, 405, "METHOD_NOT_ALLOWED"),
-        (H.path("badge"), .patch, 405, "METHOD_NOT_ALLOWED"),
+        (H.path("badge"), .patch, 405, "METHOD_NOT_ALLOWED"), (H.path("badge"), .trace, 405, "METHOD_NOT_ALLOWED"),
     ])
     func everyErrorIsJSON(path: String, method: HTTPRequest.Method, status: Int, code: String) async throws {
         let harness = try await H()

@@ -41,7 +41,7 @@ struct OperationsRoutesTests {
         let router = Router()
         OperationsRoutes.add(to: router, readiness: Readiness(), registry: PrometheusCollectorRegistry())
         try await Application(router: router).test(.router) { client in
-            for method: HTTPRequest.Method in [.post, .options, .delete] {
+            for method: HTTPRequest.Method in [.post, .options, .delete, .trace] {
                 let response = try await client.execute(uri: path, method: method)
                 #expect(response.status == .methodNotAllowed, "\(method) \(path)")
                 #expect(response.headers[.allow] == "GET")

@@ -24,7 +24,7 @@ public enum OperationsRoutes {
             return jsonResponse(ready ? .ok : .serviceUnavailable, body)
         }
         for path in ["/health/live", "/health/ready", "/metrics"] {
-            for method: HTTPRequest.Method in [.post, .put, .delete, .patch, .options] {
+            for method: HTTPRequest.Method in [.post, .put, .delete, .patch, .options, .trace, HTTPRequest.Method("QUERY")!] {
                 router.on(RouterPath(path), method: method) { _, _ -> Response in
                     throw HTTPError(.methodNotAllowed, headers: [.allow: "GET"], message: "\(method.rawValue) is not allowed here; use GET")
                 }
