@@ -359,5 +359,48 @@ t "dead-letters list: needs --brokers" 64 empty "has:dead-letters list\` needs a
 t "dead-letters replay: needs --brokers" 64 empty "has:dead-letters replay\` needs a running cluster" \
   dead-letters replay --dry-run
 
+# --- bad input (issue 11 §6) -------------------------------------------------------------
+t "--version prints the version" 0 "re:^[0-9]+\.[0-9]+\.[0-9]+" empty --version
+t "payload: --badge -1 is the value -1, refused" 2 empty "text:error: --badge must be 0 or more, not -1" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --badge -1
+t "payload: --locale not a locale identifier" 2 empty "has:--locale: 'zz_!!' is not a locale identifier" \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --locale 'zz_!!'
+t "payload: --locale zh_Hant_TW is well-formed" 0 any empty \
+  $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --locale zh_Hant_TW
+t "match: one JSON document instead of JSON Lines says so, once" 2 empty \
+  "re:\Aerror: tests/cli/subscription-urgent.json is JSON Lines: one subscription per line; it holds one JSON document over 30 lines" \
+  match --subscriptions $F/subscription-urgent.json --change $F/change-urgent-create.json
+t "match: a missing file says why" 2 empty "text:error: cannot read $F/nope.jsonl: no such file or directory" \
+  match --subscriptions $F/nope.jsonl --change $F/change-urgent-create.json
+t "match: a directory says why" 2 empty "text:error: cannot read $F: is a directory" \
+  match --subscriptions $F --change $F/change-urgent-create.json
+python3 - "$work/overflow.json" "$work/big.jsonl" "$work/one.jsonl" <<'PY'
+import json, sys
+change = json.load(open("tests/cli/change-urgent-create.json"))
+text = json.dumps(change).replace('"value": 5,', '"value": 9223372036854775809,')
+open(sys.argv[1], "w").write(text)
+line = json.dumps(change)
+big = dict(change, fields=dict(change["fields"], title={"value": "x" * 2_000_000, "type": "STRING"}))
+open(sys.argv[2], "w").write(line + "\n" + json.dumps(big) + "\n")
+open(sys.argv[3], "w").write(line + "\n")
+PY
+t "match: an INT64 overflow is shown as written" 2 empty "has:INT64 expects a 64-bit integer, got 9223372036854775809 (outside the 64-bit range)" \
+  match --subscriptions $S/subscriptions.jsonl --change "$work/overflow.json"
+t "changes produce: a 2 MB line is FILE:LINE, exit 2, before any broker" 2 empty \
+  "re:big\.jsonl:2: the line is 2000[0-9]+ bytes; a message holds at most 1000000 bytes" \
+  changes produce --brokers 127.0.0.1:1 "$work/big.jsonl"
+t "changes produce: a pretty-printed change says JSON Lines" 2 empty "has:is JSON Lines: one record change per line" \
+  changes produce --brokers 127.0.0.1:1 $F/change-urgent-create.json
+started=$(date +%s)
+t "changes produce: an unreachable broker is one line naming it, exit 1" 1 empty \
+  "re:\Aerror: cannot reach Kafka at 127\.0\.0\.1:1 within 10 s: [^\n]*\n\Z" \
+  changes produce --brokers 127.0.0.1:1 "$work/one.jsonl"
+elapsed=$(( $(date +%s) - started ))
+if [ "$elapsed" -gt 15 ]; then
+  failed=$((failed + 1)); echo "FAIL changes produce to an unreachable broker took ${elapsed}s (bound: 10 s)"
+else
+  passed=$((passed + 1))
+fi
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

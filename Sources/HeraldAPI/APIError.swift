@@ -44,6 +44,8 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         /// 410: the change token is older than the retained notifications; fetch again
         /// without one.
         public static let changeTokenExpired = Code("CHANGE_TOKEN_EXPIRED", status: 410)
+        /// 414: the path (with its query) is longer than the server routes.
+        public static let uriTooLong = Code("URI_TOO_LONG", status: 414)
         /// 413: the request body is larger than `APILimits.maximumBodyBytes`.
         public static let requestTooLarge = Code("REQUEST_TOO_LARGE", status: 413)
         /// 400: the subscription is well-formed JSON but not a valid subscription.
@@ -64,7 +66,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
         static let known: [Code] = [
             .authenticationRequired, .authenticationFailed, .accessDenied, .badRequest, .notFound,
-            .methodNotAllowed, .duplicateSubscription, .changeTokenExpired, .requestTooLarge,
+            .methodNotAllowed, .duplicateSubscription, .changeTokenExpired, .requestTooLarge, .uriTooLong,
             .invalidSubscription, .invalidPredicate, .invalidSchedule, .internalError, .serviceUnavailable,
             .invalidConfiguration,
         ]

@@ -3,9 +3,13 @@ import HeraldModel
 import Hummingbird
 
 extension HeraldAPI {
+    /// The answer header that carries the request ID (also the error body's `uuid`).
+    public static let requestIDHeader = HTTPFields.Element.Name("X-Request-ID")!
+
     /// The JSON error answer for `error`.
     static func errorResponse(_ error: APIError, requestID: String) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
+        headers[requestIDHeader] = requestID
         switch error.code {
         case .authenticationRequired:
             headers[.wwwAuthenticate] = #"Bearer realm="herald""#

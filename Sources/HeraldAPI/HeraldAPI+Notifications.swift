@@ -15,7 +15,8 @@ extension HeraldAPI {
     }
 
     /// `POST notifications/read`: publishes one `NotificationRead` for the caller and answers
-    /// 202 with the IDs (duplicates removed, order kept). It takes effect when the reader
+    /// 202 with the IDs (UUIDs, lower-cased, duplicates removed, order kept); an ID that is
+    /// not a UUID is `BAD_REQUEST` naming its index, and nothing is published. It takes effect when the reader
     /// consumes it: a fetch right after may not show it yet.
     func markRead(_ request: Request, caller: Caller) async throws -> Response {
         let body = try await decodeBody(MarkReadRequest.self, from: request)
@@ -26,8 +27,13 @@ extension HeraldAPI {
         if let empty = body.notificationIDs.firstIndex(where: \.isEmpty) {
             throw APIError(.badRequest, "notificationIDs[\(empty)]: must not be empty")
         }
+        if let bad = body.notificationIDs.firstIndex(where: { UUID(uuidString: $0) == nil }) {
+            throw APIError(
+                .badRequest,
+                "notificationIDs[\(bad)]: expected a notification ID (a UUID), got \(JSONValue.string(body.notificationIDs[bad]).abbreviated())")
+        }
         var seen = Set<String>()
-        let ids = body.notificationIDs.filter { seen.insert($0).inserted }
+        let ids = body.notificationIDs.map { $0.lowercased() }.filter { seen.insert($0).inserted }
         let read = NotificationRead(
             recipient: caller.user, containerIdentifier: caller.container, notificationIDs: ids, readAt: nowMilliseconds)
         try await publishing("read marks") { try await publisher.publish(read: read) }

@@ -65,6 +65,7 @@ extension HeraldAPI {
         let now = nowMilliseconds
         members["createdAt"] = .integer(now)
         let schedule = try Self.decodeSchedule(.object(members))
+        try Self.checkContent(schedule)
         try Self.checkPayload(schedule, now: now)
 
         let others = ownSchedules(caller).filter { $0.scheduleID != schedule.scheduleID }
@@ -119,6 +120,23 @@ extension HeraldAPI {
     /// Decodes a completed schedule object, classifying failures (see `saveSchedule`).
     static func decodeSchedule(_ object: JSONValue) throws(APIError) -> Schedule {
         try decodeCompleted(Schedule.self, object, invalid: .invalidSchedule)
+    }
+
+    /// Refuses a schedule that would show and do nothing when it fires. A
+    /// `UILocalNotification` without an alert body, title, sound or badge number presents
+    /// nothing (reference §10; `userInfo`, `category` or `alertAction` alone only decorate
+    /// an alert), so Herald would send an empty push: at least one of `alertBody`,
+    /// `alertTitle` (non-empty), `soundName`, `applicationIconBadgeNumber` is required. The
+    /// trigger is not: no fire date and no region fires immediately (reference §10).
+    /// - Throws: `APIError` (`INVALID_SCHEDULE`) at `alertBody`.
+    static func checkContent(_ schedule: Schedule) throws(APIError) {
+        let shows = !(schedule.alertBody ?? "").isEmpty || !(schedule.alertTitle ?? "").isEmpty
+        let does = !(schedule.soundName ?? "").isEmpty || schedule.applicationIconBadgeNumber != nil
+        guard shows || does else {
+            throw APIError(
+                .invalidSchedule,
+                "alertBody: required unless alertTitle, soundName or applicationIconBadgeNumber is given: a schedule must show or do something when it fires")
+        }
     }
 
     /// Refuses what would break the push a firing sends: a `userInfo` key `aps`, or a push

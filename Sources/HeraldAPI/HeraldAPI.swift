@@ -69,8 +69,8 @@ public struct HeraldAPI: Sendable {
                 await self.respond(to: endpoint, request: request, context: context)
             }
         }
-        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
-        let methodsByPath = Dictionary(grouping: Endpoint.allCases.filter { $0 != .openAPIDocument }, by: \.path)
+        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options, .trace, Self.query]
+        let methodsByPath = Dictionary(grouping: Endpoint.allCases, by: \.path)
         for (path, endpoints) in methodsByPath.sorted(by: { $0.key < $1.key }) {
             let allowed = endpoints.map(\.method)
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
@@ -96,7 +96,7 @@ public struct HeraldAPI: Sendable {
             }
         }
         for prefix in prefixes.sorted() {
-            for method in fallbackMethods + [.head, .options] {
+            for method in fallbackMethods + [.head] {
                 router.on(RouterPath(Endpoint.routerSpelling(prefix)), method: method) { request, context in
                     Self.errorResponse(
                         APIError(.notFound, "no route \(method.rawValue) \(request.uri.path)"), requestID: Self.requestID(context))
@@ -104,6 +104,9 @@ public struct HeraldAPI: Sendable {
             }
         }
     }
+
+    /// The `QUERY` method (draft-ietf-httpbis-safe-method-w-body), answered 405 like the others.
+    public static let query = HTTPRequest.Method("QUERY")!
 
     /// Log metadata key of the underlying error of a 5xx answer.
     static let errorMetadataKey = "herald.error"
@@ -168,9 +171,17 @@ public struct HeraldAPI: Sendable {
 
     // MARK: Helpers shared by the handlers
 
-    /// The request's ID (Hummingbird's `hb.request.id`), or a fresh UUID.
+    /// Log metadata key of the request's ID (Hummingbird's, replaced by a UUID by
+    /// `ErrorBodyMiddleware`).
+    static let requestIDMetadataKey = "hb.request.id"
+
+    /// The request's ID: the UUID `ErrorBodyMiddleware` gave it, or a fresh UUID (never
+    /// Hummingbird's counter).
     static func requestID<Context: RequestContext>(_ context: Context) -> String {
-        context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString.lowercased()
+        if let id = context.logger[metadataKey: requestIDMetadataKey]?.description, UUID(uuidString: id) != nil {
+            return id
+        }
+        return UUID().uuidString.lowercased()
     }
 
     /// A path parameter, percent-decoded.

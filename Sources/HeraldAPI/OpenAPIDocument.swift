@@ -19,11 +19,16 @@ info:
     whose `sub` is the user record name, `cid` the container and `exp` its
     expiry. The token's `cid` must equal the `{container}` of the path.
 
-    Errors are JSON `{"serverErrorCode", "reason", "uuid"}` with a stable
-    `serverErrorCode`. Unknown paths under `/v1` answer 404 `NOT_FOUND`; a known
-    path with another method answers 405 `METHOD_NOT_ALLOWED` (with `Allow`).
-    Request bodies over the configured limit (default 1 MiB) answer 413
-    `REQUEST_TOO_LARGE`.
+    Errors are always JSON `{"serverErrorCode", "reason", "uuid"}` with a stable
+    `serverErrorCode`; a reason about a request body leads with the JSON path of
+    the offending value (`resultsLimit: expected an integer, got 1.5`). `uuid`
+    is a fresh UUID per request, also sent in the `X-Request-ID` header of every
+    answer (errors or not) and logged as `hb.request.id`: quote it in a bug
+    report. Unknown paths (under `/v1` or not) answer 404 `NOT_FOUND`; a known
+    path with another method (OPTIONS included) answers 405
+    `METHOD_NOT_ALLOWED` (with `Allow`). A path over 8 KiB answers 414
+    `URI_TOO_LONG`. Request bodies over the configured limit (default 1 MiB)
+    answer 413 `REQUEST_TOO_LARGE`.
 
     Change tokens are signed and bound to the user and container they were
     issued for; a token from another user or container, or altered in any
@@ -421,8 +426,10 @@ paths:
         Malformed JSON or a wrongly typed value answers
         `BAD_REQUEST`; a well-typed but invalid schedule (fire date and region,
         a repeat under a minute, an unknown time zone or calendar, `null` or an
-        `aps` key in `userInfo`, a push over 4096 bytes even pruned)
-        `INVALID_SCHEDULE`, the reason leading with the JSON path.
+        `aps` key in `userInfo`, a push over 4096 bytes even pruned, nothing to
+        show or do: none of `alertBody`, `alertTitle`, `soundName`,
+        `applicationIconBadgeNumber`) `INVALID_SCHEDULE`, the reason leading
+        with the JSON path.
       requestBody:
         required: true
         content:
@@ -791,6 +798,7 @@ components:
             - INVALID_SCHEDULE
             - DUPLICATE_SUBSCRIPTION
             - REQUEST_TOO_LARGE
+            - URI_TOO_LONG
             - INTERNAL_ERROR
             - SERVICE_UNAVAILABLE
         reason:
@@ -798,11 +806,12 @@ components:
           description: What is wrong, for the developer; never a stack trace.
         uuid:
           type: string
-          description: The request's ID, as in the server's logs.
+          format: uuid
+          description: The request's ID (a UUID), as in the server's logs and the X-Request-ID header.
       example:
         serverErrorCode: BAD_REQUEST
-        reason: 'resultsLimit: expected an integer but found a string'
-        uuid: 3f6a1c0e9b2d4e5f0000000000000007
+        reason: 'resultsLimit: expected an integer, got 1.5'
+        uuid: 3f6a1c0e-9b2d-4e5f-8a7b-6c5d4e3f2a10
     ChangeToken:
       type: string
       description: Opaque, signed, bound to the user and container (base64url).
@@ -951,9 +960,10 @@ components:
           type: array
           minItems: 1
           maxItems: 400
+          description: Notification IDs (UUIDs, any case; answered lower-cased). An ID that is not a UUID answers BAD_REQUEST naming its index (`notificationIDs[0]`) and nothing is marked.
           items:
             type: string
-            minLength: 1
+            format: uuid
     Badge:
       type: object
       required: [badge]
@@ -1114,9 +1124,18 @@ components:
       type: object
       description: |
         A schedule (UILocalNotification, reference §10). It fires on a date or
-        on a region, never both (`INVALID_SCHEDULE`). In requests, null means
-        absent for every optional member (and, for `scheduleID`, `container`
-        and `recipient`, that the server fills it in).
+        on a region, never both (`INVALID_SCHEDULE`); with neither it fires
+        immediately. It must show or do something: at least one of a non-empty
+        `alertBody` or `alertTitle`, `soundName`, `applicationIconBadgeNumber`
+        (else `INVALID_SCHEDULE` at `alertBody`; `userInfo` or `category` alone
+        would send an empty push). In requests, null means absent for every
+        optional member (and, for `scheduleID`, `container` and `recipient`,
+        that the server fills it in).
+      anyOf:
+        - required: [alertBody]
+        - required: [alertTitle]
+        - required: [soundName]
+        - required: [applicationIconBadgeNumber]
       properties:
         scheduleID:
           type: [string, 'null']

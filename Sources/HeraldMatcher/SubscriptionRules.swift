@@ -28,17 +28,17 @@ public struct SubscriptionRules: Sendable {
         guard info.desiredKeys.count <= Self.maxDesiredKeys else {
             throw MatcherError(
                 .invalidSubscription,
-                "at most \(Self.maxDesiredKeys) desired keys are allowed, got \(info.desiredKeys.count)",
+                "notificationInfo.desiredKeys: at most \(Self.maxDesiredKeys) desired keys are allowed, got \(info.desiredKeys.count)",
                 subscriptionID: id)
         }
         if subscription.subscriptionType == .zone, subscription.zoneID == nil {
-            throw MatcherError(.invalidSubscription, "a zone subscription needs a zoneID", subscriptionID: id)
+            throw MatcherError(.invalidSubscription, "zoneID: a zone subscription needs a zoneID", subscriptionID: id)
         }
         guard let query = subscription.query, subscription.subscriptionType == .query else {
             return IndexedSubscription(subscription, predicate: nil)
         }
         guard !subscription.firesOn.isEmpty else {
-            throw MatcherError(.invalidSubscription, "firesOn needs at least one of create, update, delete", subscriptionID: id)
+            throw MatcherError(.invalidSubscription, "firesOn: needs at least one of create, update, delete", subscriptionID: id)
         }
         do {
             let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)

@@ -114,7 +114,13 @@ extension FieldValue: Codable {
 
     private static func scalar(_ json: JSONValue, type: FieldType, at path: [any CodingKey]) throws(ModelError) -> FieldValue {
         func mismatch(_ expected: String) -> ModelError {
-            ModelError(.typeMismatch, "\(type.rawValue) expects \(expected), got \(json.abbreviated())", at: path)
+            if case .double(let number) = json, number.rounded() == number {
+                // A whole number beyond Int64 arrives as a double: show its digits, not `9.2e+18`.
+                return ModelError(
+                    .typeMismatch, "\(type.rawValue) expects \(expected), got \(WireCodec.text(of: number)) (outside the 64-bit range)",
+                    at: path)
+            }
+            return ModelError(.typeMismatch, "\(type.rawValue) expects \(expected), got \(json.abbreviated())", at: path)
         }
         switch (type, json) {
         case (_, .null):

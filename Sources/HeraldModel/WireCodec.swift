@@ -17,14 +17,17 @@ public struct WireCodec: Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as ModelError {
-            throw error
+            throw Self.restoringNumberText(error, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-                (try? JSONDecoder().decode(JSONValue.self, from: data)) != nil
+                let document = try? JSONDecoder().decode(JSONValue.self, from: data)
             {
                 // Foundation calls a fractional or out-of-range number met where an integer
                 // is expected "not valid JSON", without a path; the document is valid JSON.
-                throw ModelError(.typeMismatch, "a number does not fit the expected integer type")
+                guard let misfit = Self.misfitNumber(type, in: document) else {
+                    throw ModelError(.typeMismatch, "a number does not fit the expected integer type")
+                }
+                throw Self.restoringNumberText(misfit, from: data)
             }
             throw ModelError(decoding: error)
         } catch {

@@ -10,6 +10,7 @@ struct Herald: AsyncParsableCommand {
             Without --brokers, `run` starts an embedded Kafka broker on 127.0.0.1. \
             `broker` runs that broker alone so several processes can share it.
             """,
+        version: HeraldVersion.current,
         subcommands: [
             RunCommand.self, DemoCommand.self, BrokerCommand.self, ChangesCommand.self, TopicsCommand.self,
             PredicateCommand.self, MatchCommand.self, StringsCommand.self, BenchCommand.self,

@@ -44,11 +44,13 @@ struct APITestHarness: Sendable {
             notifier: notifier, authenticator: authenticator, limits: limits, now: { Self.now })
     }
 
-    /// An application whose router holds the API's routes (and nothing else).
+    /// An application whose router holds `ErrorBodyMiddleware` and the API's routes (and
+    /// nothing else), served with `HeraldAPI.httpConfiguration` as `herald run` does.
     func application() -> some ApplicationProtocol {
         let router = Router()
+        router.add(middleware: ErrorBodyMiddleware())
         api.addRoutes(to: router)
-        return Application(router: router)
+        return Application(router: router, server: .http1(configuration: HeraldAPI.httpConfiguration))
     }
 
     /// `Authorization` for `user` in `container`.

@@ -143,12 +143,12 @@ struct NotificationRoutesTests {
         try await harness.application().test(.router) { client in
             let response = try await client.execute(
                 uri: H.path("notifications/read"), method: .post, headers: headers,
-                body: try .json(["notificationIDs": ["n-1", "n-2", "n-1"]]))
+                body: try .json(["notificationIDs": ["1b4e28ba-2fa1-11d2-883f-0016d3cca427", "6FA459EA-EE8A-3CA4-894E-DB77E160355E", "1b4e28ba-2fa1-11d2-883f-0016d3cca427"]]))
             #expect(response.status == .accepted)
-            #expect(try response.json([String: [String]].self) == ["notificationIDs": ["n-1", "n-2"]])
+            #expect(try response.json([String: [String]].self) == ["notificationIDs": ["1b4e28ba-2fa1-11d2-883f-0016d3cca427", "6fa459ea-ee8a-3ca4-894e-db77e160355e"]])
         }
         #expect(harness.publisher.messages == [
-            .read(NotificationRead(recipient: "_u3", containerIdentifier: H.container, notificationIDs: ["n-1", "n-2"], readAt: 1_795_300_000_000))
+            .read(NotificationRead(recipient: "_u3", containerIdentifier: H.container, notificationIDs: ["1b4e28ba-2fa1-11d2-883f-0016d3cca427", "6fa459ea-ee8a-3ca4-894e-db77e160355e"], readAt: 1_795_300_000_000))
         ])
     }
 
@@ -180,7 +180,7 @@ struct NotificationRoutesTests {
         let headers = try await harness.authorization()
         try await harness.application().test(.router) { client in
             let response = try await client.execute(
-                uri: H.path("notifications/read"), method: .post, headers: headers, body: try .json(["notificationIDs": ["n-1"]]))
+                uri: H.path("notifications/read"), method: .post, headers: headers, body: try .json(["notificationIDs": ["1b4e28ba-2fa1-11d2-883f-0016d3cca427"]]))
             let error = try response.error(.serviceUnavailable)
             #expect(error.serverErrorCode == "SERVICE_UNAVAILABLE")
             #expect(!error.reason.contains("Unavailable()"))

@@ -74,7 +74,7 @@ struct RoutingTests {
 
     /// A read body of exactly `total` bytes.
     static func padding(_ total: Int) -> ByteBuffer {
-        let prefix = #"{"notificationIDs": ["a"], "padding": ""#
+        let prefix = #"{"notificationIDs": ["1b4e28ba-2fa1-11d2-883f-0016d3cca427"], "padding": ""#
         return ByteBuffer(string: prefix + String(repeating: " ", count: total - prefix.utf8.count - 2) + #""}"#)
     }
 

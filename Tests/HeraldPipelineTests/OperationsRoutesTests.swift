@@ -35,4 +35,17 @@ struct OperationsRoutesTests {
             }
         }
     }
+
+    @Test("another method on an operations route is 405 with Allow: GET", arguments: ["/metrics", "/health/live", "/health/ready"])
+    func methodNotAllowed(path: String) async throws {
+        let router = Router()
+        OperationsRoutes.add(to: router, readiness: Readiness(), registry: PrometheusCollectorRegistry())
+        try await Application(router: router).test(.router) { client in
+            for method: HTTPRequest.Method in [.post, .options, .delete, .trace] {
+                let response = try await client.execute(uri: path, method: method)
+                #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(response.headers[.allow] == "GET")
+            }
+        }
+    }
 }

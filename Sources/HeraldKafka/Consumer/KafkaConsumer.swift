@@ -151,6 +151,17 @@ public final class KafkaConsumer: Sendable {
         return try await controlExecutor.run { () throws(KafkaError) in try client.queryWatermarks(partition, timeout: timeout) }
     }
 
+    /// The high watermark of a partition as last seen in a fetch answer, without asking the
+    /// broker (librdkafka's cache; cheap enough to call after every batch).
+    /// - Returns: `nil` until a fetch of the partition has answered.
+    public func cachedHighWatermark(_ partition: TopicPartition) -> Int64? {
+        var low: Int64 = -1
+        var high: Int64 = -1
+        let err = rd_kafka_get_watermark_offsets(client.handle, partition.topic, partition.partition, &low, &high)
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR, high >= 0 else { return nil }
+        return high
+    }
+
     /// The partitions currently assigned to this consumer.
     public func assignment() throws(KafkaError) -> [TopicPartition] {
         var list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?

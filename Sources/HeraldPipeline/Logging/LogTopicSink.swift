@@ -9,11 +9,17 @@ import Synchronization
 public final class LogTopicSink: Sendable {
     public let capacity: Int
     private let state = Mutex<(lines: [LogLine], dropped: Int)>(([], 0))
-    private let droppedCounter = Counter(label: "herald_log_lines_dropped_total")
+    private let droppedCounter: Counter
 
-    /// - Parameter capacity: lines held at most. Default: 10 000.
-    public init(capacity: Int = 10_000) {
+    /// Creates the buffer and its `herald_log_lines_dropped_total` counter (at 0).
+    /// - Parameters:
+    ///   - capacity: lines held at most. Default: 10 000.
+    ///   - metrics: where the counter lives. Default: the `MetricsSystem` bootstrapped
+    ///     now — bootstrap it first, or the counter goes to the no-op backend and never
+    ///     appears in `/metrics`.
+    public init(capacity: Int = 10_000, metrics: (any MetricsFactory)? = nil) {
         self.capacity = capacity
+        self.droppedCounter = Counter(label: "herald_log_lines_dropped_total", factory: metrics ?? MetricsSystem.factory)
     }
 
     /// Adds a line, or drops it when full. - Returns: `false` when dropped.

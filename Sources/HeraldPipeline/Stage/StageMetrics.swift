@@ -1,7 +1,10 @@
+import HeraldKafka
 import Metrics
 
-/// A stage's metrics, created once per stage (the only label is the stage name).
+/// A stage's metrics, created once per stage (the label is the stage name; the lag gauge
+/// adds topic and partition).
 struct StageMetrics: Sendable {
+    let stage: String
     let consumed: Counter
     let produced: Counter
     let deadLettered: Counter
@@ -21,6 +24,7 @@ struct StageMetrics: Sendable {
     let batchDuration: Metrics.Timer
 
     init(stage: String) {
+        self.stage = stage
         let dimensions = [("stage", stage)]
         consumed = Counter(label: "herald_stage_messages_consumed_total", dimensions: dimensions)
         produced = Counter(label: "herald_stage_messages_produced_total", dimensions: dimensions)
@@ -34,6 +38,20 @@ struct StageMetrics: Sendable {
         deliveryRetries = Counter(label: "herald_stage_delivery_retries_total", dimensions: dimensions)
         restoreFailures = Counter(label: "herald_stage_restore_failures_total", dimensions: dimensions)
         batchDuration = Metrics.Timer(label: "herald_stage_batch_seconds", dimensions: dimensions, preferredDisplayUnit: .seconds)
+    }
+}
+
+extension StageMetrics {
+    /// Sets `herald_consumer_lag{stage, topic, partition}` for each partition of a
+    /// delivered batch: the high watermark librdkafka last saw for the partition (no broker
+    /// call) minus the next offset to read. An idle partition keeps its last value.
+    func recordLag(after batch: [ConsumedMessage], consumer: KafkaConsumer) {
+        for next in batch.nextOffsets {
+            guard let high = consumer.cachedHighWatermark(next.topicPartition) else { continue }
+            Gauge(label: "herald_consumer_lag", dimensions: [
+                ("stage", stage), ("topic", next.topicPartition.topic), ("partition", String(next.topicPartition.partition)),
+            ]).record(max(0, high - next.offset.rawValue))
+        }
     }
 }
 

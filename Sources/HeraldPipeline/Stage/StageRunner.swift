@@ -127,6 +127,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
                 metrics.produced.increment(by: delivered.outputs)
                 metrics.deadLettered.increment(by: delivered.deadLetters)
                 metrics.batchDuration.record(ContinuousClock.now - started)
+                metrics.recordLag(after: batch, consumer: consumer)
                 return
             } catch let error as KafkaError where error.isFatal {
                 logger.critical("fatal Kafka error, stopping the stage: \(error)")

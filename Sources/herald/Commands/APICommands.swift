@@ -91,7 +91,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure.invalidInput("cannot read \(file)") }
+                let data = try InputFile.read(file)
                 let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
                 guard let identifier = id ?? object?["subscriptionID"] as? String else {
                     throw CommandFailure.invalidInput("\(file): give --id or a subscriptionID in the file")

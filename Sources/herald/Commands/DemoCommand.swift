@@ -24,10 +24,11 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         var quiet = logging
         if quiet.logLevel < .warning { quiet.logLevel = .warning }
+        let registry = PrometheusCollectorRegistry()
+        // Metrics first: the sink creates its counter now.
+        MetricsSystem.bootstrap(HeraldMetricsFactory.make(registry: registry))
         let sink = LogTopicSink()
         quiet.bootstrap(sink: sink, instance: "demo")
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "herald.demo")
         try await reportingFailures {
             let subscriptions = try lines(of: "subscriptions.jsonl")

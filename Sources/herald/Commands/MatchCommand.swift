@@ -21,8 +21,9 @@ struct MatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            guard let data = FileManager.default.contents(atPath: subscriptions) else {
-                throw CommandFailure.invalidInput("cannot read \(subscriptions)")
+            let data = try InputFile.read(subscriptions)
+            if let hint = jsonLinesHint(data, file: subscriptions, holding: "subscription") {
+                throw CommandFailure.invalidInput(hint)
             }
             var index = SubscriptionIndex(rules: SubscriptionRules(strictCloudKit: cloudkit))
             var problems: [String] = []

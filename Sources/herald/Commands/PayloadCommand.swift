@@ -41,16 +41,19 @@ struct PayloadCommand: AsyncParsableCommand {
         @Option(help: "The development language of --localizations. Default: the .xcstrings sourceLanguage, else en.")
         var developmentLanguage: String?
 
-        @Option(help: "The badge count when the subscription badges: the recipient's count including this notification.")
+        // `.unconditional`: `--badge -1` is the value -1 (refused with a clear error), not a missing value.
+        @Option(
+            parsing: .unconditional,
+            help: "The badge count when the subscription badges: the recipient's count including this notification.")
         var badge = 1
 
-        @Option(help: "The push payload limit in bytes. Default: 4096, or 5120 with --voip.")
+        @Option(parsing: .unconditional, help: "The push payload limit in bytes. Default: 4096, or 5120 with --voip.")
         var maxBytes: Int?
 
         @Flag(help: "The app receives its pushes over PushKit (push type voip, limit 5120 bytes).")
         var voip = false
 
-        @Option(help: "The notification's position in the recipient's stream (1 is the first).")
+        @Option(parsing: .unconditional, help: "The notification's position in the recipient's stream (1 is the first).")
         var sequence: Int64 = 1
 
         @Option(help: "createdAt in milliseconds since 1970. Default: the change's timestamp.")
@@ -64,6 +67,10 @@ struct PayloadCommand: AsyncParsableCommand {
                 let limits = try payloadLimits()
                 guard badge >= 0 else { throw CommandFailure.invalidInput("--badge must be 0 or more, not \(badge)") }
                 guard sequence >= 1 else { throw CommandFailure.invalidInput("--sequence must be 1 or more, not \(sequence)") }
+                if let locale, !LocaleIdentifier.isWellFormed(locale) {
+                    throw CommandFailure.invalidInput(
+                        "--locale: '\(locale)' is not a locale identifier (language[-Script][-REGION], e.g. fr, fr-CA, zh-Hant-TW)")
+                }
                 let subscriptionValue = try readJSON(Subscription.self, from: subscription)
                 let recordChange = try readJSON(RecordChange.self, from: change)
                 let match = try firedMatch(subscriptionValue, recordChange)

@@ -85,9 +85,7 @@ struct RecordInput: Decodable {
 
 /// Reads and decodes a JSON file, as invalid input (exit 2) when it cannot.
 func readJSON<T: Decodable>(_ type: T.Type, from path: String) throws -> T {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw CommandFailure.invalidInput("cannot read \(path)")
-    }
+    let data = try InputFile.read(path)
     do {
         return try WireCodec().decode(type, from: data)
     } catch {

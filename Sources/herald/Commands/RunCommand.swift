@@ -29,10 +29,11 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let registry = PrometheusCollectorRegistry()
+        // Metrics first: the sink creates its counter now.
+        MetricsSystem.bootstrap(HeraldMetricsFactory.make(registry: registry))
         let sink = LogTopicSink()
         logging.bootstrap(sink: sink, instance: options.instanceID)
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "herald")
         try await reportingFailures {
             try await preflight()

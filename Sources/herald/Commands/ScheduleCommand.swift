@@ -58,9 +58,7 @@ struct ScheduleCommand: AsyncParsableCommand {
 
         /// Reads the schedule file, supplying placeholder identifiers the file leaves out.
         static func readSchedule(_ path: String) throws -> Schedule {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure.invalidInput("cannot read \(path)")
-            }
+            let data = try InputFile.read(path)
             let codec = WireCodec()
             do {
                 guard case .object(var members) = try codec.decode(JSONValue.self, from: data) else {

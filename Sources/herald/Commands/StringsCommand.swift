@@ -16,9 +16,7 @@ struct StringsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw CommandFailure.invalidInput("cannot read \(file)")
-                }
+                let data = try InputFile.read(file)
                 do {
                     print(try StringsFile.jsonText(data, file: file))
                 } catch {

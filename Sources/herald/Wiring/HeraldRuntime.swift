@@ -1,4 +1,5 @@
 import Foundation
+import HeraldAPI
 import HeraldKafka
 import HeraldPipeline
 import Hummingbird
@@ -52,6 +53,9 @@ struct HeraldRuntime {
             }
         }
         let router = Router()
+        // Before any route: Hummingbird applies a middleware to the routes added after it.
+        router.add(middleware: ErrorBodyMiddleware())
+        router.add(middleware: MetricsMiddleware())
         OperationsRoutes.add(to: router, readiness: readiness, registry: registry)
         if let store = parts.store {
             services += try await APIWiring.add(
@@ -60,6 +64,7 @@ struct HeraldRuntime {
         }
         let application = Application(
             router: router,
+            server: .http1(configuration: HeraldAPI.httpConfiguration),
             configuration: .init(address: .hostname(options.httpHost, port: options.httpPort), serverName: "herald"),
             onServerRunning: { channel in parts.httpPort = channel.localAddress?.port },
             logger: logger)
