@@ -755,7 +755,7 @@ components:
           schema:
             $ref: '#/components/schemas/Error'
     ChangeTokenExpired:
-      description: 'CHANGE_TOKEN_EXPIRED: the token is older than the retained notifications; fetch again without one.'
+      description: 'CHANGE_TOKEN_EXPIRED: the token is older than the retained notifications, or was issued by a store built from another Kafka cluster; fetch again without one.'
       content:
         application/json:
           schema:

@@ -128,4 +128,35 @@ struct ChangeTokenTests {
         #expect(Base64URL.decode("A") == nil)
         #expect(Base64URL.decode("AQ==") == nil)
     }
+
+    @Test("with an epoch, tokens are version 2: they resume on the same epoch, expire on another, and refuse any altered byte")
+    func epochTokens() throws {
+        var clusterA = signer
+        clusterA.epoch = "cluster-A"
+        var clusterB = signer
+        clusterB.epoch = "cluster-B"
+        let token = clusterA.token(recipient: "_u1", container: container, sequence: 50)
+        #expect(token.rawValue.count == 50)
+        #expect(try clusterA.sequence(of: token, recipient: "_u1", container: container) == 50)
+        // A signer that does not know its epoch yet accepts the genuine token.
+        #expect(try signer.sequence(of: token, recipient: "_u1", container: container) == 50)
+        let expired = ReaderFixtures.readerError {
+            () throws(ReaderError) in try clusterB.sequence(of: token, recipient: "_u1", container: container)
+        }
+        #expect(expired?.serverErrorCode == "CHANGE_TOKEN_EXPIRED")
+        let bytes = try #require(Base64URL.decode(token.rawValue))
+        #expect(bytes.count == ChangeTokenSigner.epochTokenLength)
+        for index in bytes.indices {
+            var altered = bytes
+            altered[index] ^= 0x01
+            let error = ReaderFixtures.readerError {
+                () throws(ReaderError) in try clusterB.sequence(of: ChangeToken(rawValue: Base64URL.encode(altered)), recipient: "_u1", container: container)
+            }
+            #expect(error?.serverErrorCode == "BAD_REQUEST", "byte \(index)")
+        }
+        // Version 1 tokens (issued before the epoch was known, or by an older Herald) still resume.
+        let legacy = signer.token(recipient: "_u1", container: container, sequence: 7)
+        #expect(legacy.rawValue.count == 44)
+        #expect(try clusterB.sequence(of: legacy, recipient: "_u1", container: container) == 7)
+    }
 }

@@ -63,6 +63,19 @@ enum ReaderFixtures {
             return error
         }
     }
+
+    /// The `ReaderError` an async `body` throws, or `nil` (any other error is a test failure).
+    static func asyncReaderError(_ body: () async throws -> Void) async -> ReaderError? {
+        do {
+            try await body()
+            return nil
+        } catch let error as ReaderError {
+            return error
+        } catch {
+            Issue.record("expected a ReaderError, got \(error)")
+            return nil
+        }
+    }
 }
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.

@@ -53,4 +53,38 @@ struct StoreIdentityTests {
         let changes = try await store.apply(batch)
         #expect(changes.insertedCount == 1 && changes.sequenceConflicts.isEmpty)
     }
+
+    @Test("a change token from a store built on another cluster is CHANGE_TOKEN_EXPIRED, never a silent skip of the new stream")
+    func tokensOfAnotherClusterExpire() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-epoch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("reader.sqlite").path
+        let container = ReaderFixtures.container
+        let oldToken: ChangeToken
+        do {
+            let store = try NotificationStore(path: path, tokenSigner: ReaderFixtures.signer())
+            try await store.record(identity)
+            var batch = StoreBatch()
+            batch.notifications = (1...5).map { ReaderFixtures.notification("_alice", $0) }
+            _ = try await store.apply(batch)
+            oldToken = try await store.fetch(recipient: "_alice", container: container, after: nil).serverChangeToken
+            try store.close()
+        }
+        // Reopened on the same cluster: the token still resumes (the epoch is read from the file).
+        let store = try NotificationStore(path: path, tokenSigner: ReaderFixtures.signer())
+        #expect(try await store.fetch(recipient: "_alice", container: container, after: oldToken).notifications.isEmpty)
+        // Rebuilt from another cluster, whose stream restarts at 1: the old position means nothing.
+        try await store.rebuild(as: StoreIdentity(clusterID: "B", topics: identity.topics))
+        var batch = StoreBatch()
+        batch.notifications = [ReaderFixtures.notification("_alice", 1, id: "b-1")]
+        _ = try await store.apply(batch)
+        let error = await ReaderFixtures.asyncReaderError {
+            _ = try await store.fetch(recipient: "_alice", container: container, after: oldToken)
+        }
+        #expect(error?.serverErrorCode == "CHANGE_TOKEN_EXPIRED")
+        let fresh = try await store.fetch(recipient: "_alice", container: container, after: nil)
+        #expect(fresh.notifications.count == 1)
+        #expect(try await store.fetch(recipient: "_alice", container: container, after: fresh.serverChangeToken).notifications.isEmpty)
+    }
 }

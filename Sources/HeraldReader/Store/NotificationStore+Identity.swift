@@ -14,6 +14,7 @@ extension NotificationStore {
     public func record(_ identity: StoreIdentity) async throws(ReaderError) {
         let topics = try Self.encode(identity.topics)
         try await writing("record identity") { db in try Self.save(identity.clusterID, topics, in: db) }
+        useTokenEpoch(identity.clusterID)
     }
 
     /// Empties the store — notifications, reads, streams, badges and consumed offsets — and
@@ -28,9 +29,10 @@ extension NotificationStore {
             }
             try Self.save(identity.clusterID, topics, in: db)
         }
+        useTokenEpoch(identity.clusterID)
     }
 
-    @Sendable private static func identity(in db: Database) throws -> StoreIdentity? {
+    @Sendable static func identity(in db: Database) throws -> StoreIdentity? {
         guard let row = try Row.fetchOne(db, sql: "SELECT clusterID, topics FROM \(StoreSchema.identity) WHERE id = 1") else {
             return nil
         }

@@ -1,4 +1,5 @@
 import GRDB
+import Synchronization
 
 /// The reader's materialized view of topics `notifications` and `notification-reads`:
 /// per-user notification streams in SQLite (GRDB, WAL), with the consumed Kafka offsets
@@ -18,8 +19,11 @@ public final class NotificationStore: Sendable {
     public static let maximumResultsLimit = 400
 
     /// Issues and checks the change tokens of this store's fetches; also what the HTTP
-    /// layer uses for server-sent event IDs.
-    public let tokenSigner: ChangeTokenSigner
+    /// layer uses for server-sent event IDs. Its `epoch` is the cluster of the store's
+    /// recorded identity (set when the store opens, records or rebuilds its identity), so a
+    /// token from a store built on another cluster is `CHANGE_TOKEN_EXPIRED` here.
+    public var tokenSigner: ChangeTokenSigner { signer.withLock { $0 } }
+    private let signer: Mutex<ChangeTokenSigner>
     /// How much of each stream is kept.
     public let retention: RetentionPolicy
     let database: any DatabaseWriter
@@ -62,8 +66,19 @@ public final class NotificationStore: Sendable {
             throw ReaderError(.internalError, "cannot migrate the schema: \(error)", operation: "open")
         }
         self.database = database
-        self.tokenSigner = tokenSigner
+        var signer = tokenSigner
+        do {
+            signer.epoch = try database.read(Self.identity(in:))?.clusterID
+        } catch {
+            throw ReaderError(.internalError, "cannot read the store identity: \(error)", operation: "open")
+        }
+        self.signer = Mutex(signer)
         self.retention = retention
+    }
+
+    /// Binds the change tokens issued and accepted from now on to `epoch` (see `tokenSigner`).
+    func useTokenEpoch(_ epoch: String) {
+        signer.withLock { $0.epoch = epoch }
     }
 
     /// Closes the database; later calls fail with `INTERNAL_ERROR`. Optional: releasing
