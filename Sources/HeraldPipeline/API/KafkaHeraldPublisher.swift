@@ -33,6 +33,9 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
     public func publish(subscription: Subscription) async throws {
         let value = try WireCodec().encode(subscription)
         try await send(TopicCatalog.subscriptions, key: subscription.partitionKey, value: value)
+        // Read-your-writes only: the record is on the topic now, and the table's follower
+        // applies it from there (dead-lettering it if it could not), so a local failure
+        // here loses nothing.
         try? table?.apply(key: subscription.partitionKey, value: value)
     }
 

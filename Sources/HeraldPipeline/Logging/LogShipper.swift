@@ -42,6 +42,9 @@ public final class LogShipper: Service {
             let messages = lines.compactMap { line in
                 (try? encoder.encode(line)).map { OutgoingMessage(topic: topic, key: instance, value: $0) }
             }
+            // A line that cannot be encoded (never expected: its values are strings) is
+            // dropped like one the brokers refused: counted, never silently.
+            sink.countDropped(lines.count - messages.count)
             do {
                 _ = try await producer.send(messages)
             } catch {
