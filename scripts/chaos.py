@@ -290,7 +290,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--herald", default=".build/debug/herald")
     parser.add_argument("--changes", type=int, default=100000)
-    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--users", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--partitions", type=int, default=32)
     parser.add_argument("--chunks", type=int, default=10)
@@ -300,6 +300,11 @@ def main():
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
     args = parser.parse_args()
+    # The reader keeps the newest 1000 notifications of a stream (its retention): beyond
+    # that the oldest are gone by design and could not be told from lost ones.
+    if args.changes // max(args.users, 1) + 8 > 1000:
+        parser.error(f"{args.changes} changes over {args.users} users exceed the 1000 notifications a stream "
+                     f"keeps; use at least {args.changes // 990 + 1} users")
     scenarios = [s for s in args.scenarios.split(",") if s]
     unknown = sorted(set(scenarios) - set(ALL_SCENARIOS))
     if unknown:

@@ -65,13 +65,15 @@ public final class NotificationStore: Sendable {
         } catch {
             throw ReaderError(.internalError, "cannot migrate the schema: \(error)", operation: "open")
         }
-        self.database = database
-        var signer = tokenSigner
+        let epoch: String?
         do {
-            signer.epoch = try database.read(Self.identity(in:))?.clusterID
+            epoch = try database.read { db in try Self.identity(in: db)?.clusterID }
         } catch {
             throw ReaderError(.internalError, "cannot read the store identity: \(error)", operation: "open")
         }
+        var signer = tokenSigner
+        signer.epoch = epoch
+        self.database = database
         self.signer = Mutex(signer)
         self.retention = retention
     }
