@@ -11,6 +11,7 @@ let package = Package(
         // The parsers of outside input, for the libFuzzer targets in Fuzz/ (`make fuzz`).
         .library(name: "HeraldModel", targets: ["HeraldModel"]),
         .library(name: "HeraldPredicate", targets: ["HeraldPredicate"]),
+        .library(name: "HeraldMatcher", targets: ["HeraldMatcher"]),
         .library(name: "HeraldPayload", targets: ["HeraldPayload"]),
         .library(name: "HeraldReader", targets: ["HeraldReader"]),
     ],

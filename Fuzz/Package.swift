@@ -11,7 +11,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("FuzzStringsdict", ["HeraldPayload"]),
     ("FuzzStringCatalog", ["HeraldPayload"]),
     ("FuzzRecordChange", ["HeraldModel"]),
-    ("FuzzSubscription", ["HeraldModel"]),
+    ("FuzzSubscription", ["HeraldModel", "HeraldMatcher"]),
     ("FuzzSchedule", ["HeraldModel"]),
     ("FuzzChangeToken", ["HeraldReader"]),
 ]
@@ -24,7 +24,11 @@ let package = Package(
         .target(name: "CFuzzer"),
         .target(
             name: "FuzzSupport",
-            dependencies: ["CFuzzer", .product(name: "HeraldModel", package: "Herald")]
+            dependencies: [
+                "CFuzzer",
+                .product(name: "HeraldModel", package: "Herald"),
+                .product(name: "HeraldMatcher", package: "Herald"),
+            ]
         ),
     ] + fuzzers.map { fuzzer in
         .executableTarget(

@@ -6,9 +6,11 @@ import HeraldModel
 public enum WireRoundTrip {
     /// Decodes `input` as `type`; decoding may throw, but a value that decodes must survive
     /// a round trip through `WireCodec`, or this traps (a finding for libFuzzer).
-    public static func check<Value: Codable & Equatable>(_ type: Value.Type, _ input: Data) {
+    /// - Returns: the decoded value, `nil` when `input` does not decode.
+    @discardableResult
+    public static func check<Value: Codable & Equatable>(_ type: Value.Type, _ input: Data) -> Value? {
         let codec = WireCodec()
-        guard let value = try? codec.decode(type, from: input) else { return }
+        guard let value = try? codec.decode(type, from: input) else { return nil }
         let encoded: Data
         do {
             encoded = try codec.encode(value)
@@ -24,5 +26,6 @@ public enum WireRoundTrip {
         guard decoded == value else {
             fatalError("\(String(decoding: input, as: UTF8.self)) changes when re-encoded as \(String(decoding: encoded, as: UTF8.self))")
         }
+        return value
     }
 }
