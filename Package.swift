@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "HeraldModel", targets: ["HeraldModel"]),
         .library(name: "HeraldPredicate", targets: ["HeraldPredicate"]),
         .library(name: "HeraldMatcher", targets: ["HeraldMatcher"]),
+        .library(name: "HeraldScheduler", targets: ["HeraldScheduler"]),
         .library(name: "HeraldPayload", targets: ["HeraldPayload"]),
         .library(name: "HeraldReader", targets: ["HeraldReader"]),
     ],

@@ -12,7 +12,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("FuzzStringCatalog", ["HeraldPayload"]),
     ("FuzzRecordChange", ["HeraldModel"]),
     ("FuzzSubscription", ["HeraldModel", "HeraldMatcher"]),
-    ("FuzzSchedule", ["HeraldModel"]),
+    ("FuzzSchedule", ["HeraldModel", "HeraldScheduler"]),
     ("FuzzChangeToken", ["HeraldReader"]),
 ]
 
