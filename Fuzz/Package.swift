@@ -28,6 +28,7 @@ let package = Package(
                 "CFuzzer",
                 .product(name: "HeraldModel", package: "Herald"),
                 .product(name: "HeraldMatcher", package: "Herald"),
+                .product(name: "HeraldPayload", package: "Herald"),
             ]
         ),
     ] + fuzzers.map { fuzzer in
