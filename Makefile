@@ -8,7 +8,7 @@ APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev kcat
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
-.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live chaos chaos-short demo run broker bench bench-matcher clean
+.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live chaos chaos-short fuzz fuzz-build demo run broker bench bench-matcher clean
 
 all: build
 
@@ -64,6 +64,17 @@ chaos: deps
 chaos-short: build
 	python3 scripts/chaos.py --herald $(HERALD_DEBUG) --changes 3000 --users 20 --partitions 6 --chunks 5 \
 	  --scenarios kill9,poison,newbroker --timeout 120
+
+## libFuzzer targets for every parser of outside input (Fuzz/, README "Fuzzing"), built with
+## the fuzzer and address sanitizers in their own scratch path; `make fuzz` runs each for
+## FUZZ_SECONDS (default 20 minutes) from the seeds in Fuzz/corpus and prints a table.
+FUZZ_SECONDS ?= 1200
+FUZZ_TARGETS ?=
+fuzz-build: deps
+	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -c debug -Xswiftc -sanitize=fuzzer,address
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" scripts/fuzz.sh
 
 demo: build
 	$(HERALD_DEBUG) demo

@@ -8,6 +8,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "herald", targets: ["herald"]),
+        // The parsers of outside input, for the libFuzzer targets in Fuzz/ (`make fuzz`).
+        .library(name: "HeraldModel", targets: ["HeraldModel"]),
+        .library(name: "HeraldPredicate", targets: ["HeraldPredicate"]),
+        .library(name: "HeraldMatcher", targets: ["HeraldMatcher"]),
+        .library(name: "HeraldScheduler", targets: ["HeraldScheduler"]),
+        .library(name: "HeraldPayload", targets: ["HeraldPayload"]),
+        .library(name: "HeraldReader", targets: ["HeraldReader"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
