@@ -298,6 +298,9 @@ def main():
     parser.add_argument("--pause-seconds", type=float, default=20)
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for the streams to complete")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-time-targets", action="store_true",
+                        help="report failover and shutdown times without judging them (for make test: "
+                             "a loaded CI machine must not turn a timing into a failure)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
     args = parser.parse_args()
     # The reader keeps the newest 1000 notifications of a stream (its retention): beyond
@@ -319,6 +322,14 @@ def main():
         rows.append((name, "pass" if ok else "FAIL", detail))
         checks.append(ok)
 
+    def timed(name, ok, detail, happened=True):
+        """A time with a target; with --no-time-targets only whether it happened at all is judged."""
+        if args.no_time_targets and happened:
+            rows.append((name, "info", detail))
+        else:
+            check(name, ok, detail)
+    # rows with result "info" are measurements without a target
+
     cluster = Cluster(args, work, work / "reader-store")
     streams = Streams(args, args.herald, cluster.env)
     try:
@@ -334,13 +345,26 @@ def main():
             if fault not in scenarios:
                 continue
             if fault == "kill9":
+                # Mid-stream: the worker dies with a chunk in hand (exactness is judged at the end).
+                victim, _ = cluster.workers[0]
+                victim.send_signal(signal.SIGKILL)
+                victim.wait()
+                drained = probe_recovery(cluster, streams, 300)
+                rows.append(("kill -9 worker mid-stream", "info",
+                             f"kill -> its backlog taken over and drained: {drained:.1f} s" if drained is not None
+                             else "backlog not drained within 300 s"))
+                cluster.start_worker(0)
+                # Failover alone: with the pipeline caught up, kill a worker and time until one
+                # change per user (on every partition) is visible again.
+                wait_complete(cluster, streams, 120)
                 victim, _ = cluster.workers[0]
                 victim.send_signal(signal.SIGKILL)
                 victim.wait()
                 recovery = probe_recovery(cluster, streams, 120)
-                check("kill -9 worker: failover", recovery is not None and recovery <= 10,
+                timed("kill -9 worker: failover", recovery is not None and recovery <= 10,
                       f"kill -> every partition progresses again: {recovery:.1f} s (target <= 10 s)"
-                      if recovery is not None else "partitions did not progress within 120 s")
+                      if recovery is not None else "partitions did not progress within 120 s",
+                      happened=recovery is not None)
                 cluster.start_worker(0)
             elif fault == "sigterm":
                 victim, _ = cluster.workers[args.workers - 1]
@@ -349,7 +373,7 @@ def main():
                 try:
                     code = victim.wait(timeout=60)
                     took = time.monotonic() - sent
-                    check("SIGTERM worker: bounded shutdown", took <= 30, f"exited {code} after {took:.1f} s (target <= 30 s)")
+                    timed("SIGTERM worker: bounded shutdown", took <= 30, f"exited {code} after {took:.1f} s (target <= 30 s)")
                 except subprocess.TimeoutExpired:
                     victim.kill()
                     check("SIGTERM worker: bounded shutdown", False, "still running 60 s after SIGTERM")
@@ -360,7 +384,8 @@ def main():
                 cluster.broker.send_signal(signal.SIGCONT)
                 recovery = probe_recovery(cluster, streams, 180)
                 check("broker SIGSTOP/SIGCONT", recovery is not None,
-                      f"paused {args.pause_seconds:.0f} s; all partitions progressed {recovery:.1f} s after SIGCONT"
+                      f"paused {args.pause_seconds:.0f} s with a chunk in flight; it and one change per user "
+                      f"visible {recovery:.1f} s after SIGCONT"
                       if recovery is not None else "partitions did not progress within 180 s of SIGCONT")
             elif fault == "reader":
                 cluster.reader.send_signal(signal.SIGKILL)
