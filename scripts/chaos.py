@@ -416,11 +416,16 @@ def main():
             letters = [l for l in dead_letters(cluster) if l[0] == "herald.record-changes"]
             per_input = {}
             for topic, partition, offset, stage, code in letters:
-                per_input.setdefault((partition, offset), []).append(f"{stage}:{code}")
+                per_input.setdefault((partition, offset), set()).add(f"{stage}:{code}")
+            # At-least-once: a stage that redoes a batch (its commit refused in a rebalance,
+            # as the embedded broker does) writes the same dead letter again; the tools list
+            # and replay each bad input once. What must hold: one stage's dead letter per input.
             ok = len(per_input) == poison_inputs and all(len(v) == 1 for v in per_input.values())
+            copies = len(letters) - len(per_input)
             check("poison: one dead letter per bad input", ok,
-                  f"{poison_inputs} bad inputs -> {len(letters)} dead letters for {len(per_input)} inputs: "
-                  + ", ".join(sorted(v[0] for v in per_input.values())))
+                  f"{poison_inputs} bad inputs -> {len(per_input)} dead letters: "
+                  + ", ".join(sorted(next(iter(v)) for v in per_input.values()))
+                  + (f" ({copies} copies written again by redone batches)" if copies else ""))
         if "newbroker" in scenarios:
             cluster.stop()
             streams.expected = {user: set() for user in streams.users}

@@ -55,6 +55,25 @@ struct DeadLetterArchiveTests {
         #expect(Set(fromChanges.map(\.sourceOffset)) == [1, 2])
     }
 
+    @Test("a dead letter written again by a redone batch is listed and replayed once, its copies counted")
+    func copiesOfOneBadInput() async throws {
+        let fixture = try await PipelineFixture(partitions: 1)
+        let changes = fixture.catalog.name(TopicCatalog.recordChanges)
+        let topic = fixture.catalog.name(TopicCatalog.deadLetters)
+        let letter = DeadLetter.message(
+            for: rejection(changes, offset: 7, key: "z7", value: Data("{bad".utf8), code: "UNDECODABLE"),
+            stage: "match", topic: topic, maxBytes: 100_000)
+        let producer = try fixture.producer()
+        _ = try await producer.send([letter, letter, letter])
+        let archive = archive(fixture)
+        let listing = try await archive.list(DeadLetterFilter())
+        #expect(listing.records.map(\.sourceOffset) == [7])
+        #expect(listing.copies == 2)
+        let report = try await archive.replay(DeadLetterFilter(), producer: producer, dryRun: true)
+        await producer.close()
+        #expect(report.matched == 1 && report.replayed == 1)
+    }
+
     @Test("replay re-produces the originals to the source topic, refuses truncated ones; a dry run produces nothing")
     func replay() async throws {
         let fixture = try await PipelineFixture(partitions: 1)

@@ -22,20 +22,33 @@ public struct DeadLetterArchive: Sendable {
         public var records: [DeadLetter.Record]
         /// Messages of the topic without Herald's dead-letter headers (not listed).
         public var unreadable: Int
+        /// Further copies of a listed dead letter (same stage and source coordinates), not
+        /// listed. At-least-once delivery writes one again when a stage redoes a batch
+        /// whose offsets were not committed (a crash, or a rebalance that refused the
+        /// commit), so the coordinates, not the records, identify a bad input.
+        public var copies: Int = 0
     }
 
-    /// Every dead letter stored at the time of the call that matches `filter`.
+    /// Every dead letter stored at the time of the call that matches `filter`, once per bad
+    /// input (stage and source coordinates; see `Listing.copies`).
     /// - Throws: `KafkaError` when the cluster cannot be reached; `PipelineError` when the
     ///   topic does not exist or is not read to its end within `timeout`.
     public func list(_ filter: DeadLetterFilter, timeout: Duration = .seconds(30)) async throws -> Listing {
         let messages = try await readToEnd(timeout: timeout)
         var listing = Listing(records: [], unreadable: 0)
+        var seen: Set<String> = []
         for message in messages.sorted(by: { ($0.partition, $0.offset) < ($1.partition, $1.offset) }) {
             guard let record = DeadLetter.Record(message) else {
                 listing.unreadable += 1
                 continue
             }
-            if filter.matches(record) { listing.records.append(record) }
+            guard filter.matches(record) else { continue }
+            let input = "\(record.stage)\u{0}\(record.sourceTopic)\u{0}\(record.sourcePartition)\u{0}\(record.sourceOffset)"
+            if seen.insert(input).inserted {
+                listing.records.append(record)
+            } else {
+                listing.copies += 1
+            }
         }
         return listing
     }
@@ -56,7 +69,8 @@ public struct DeadLetterArchive: Sendable {
     /// removed) of each matching dead letter to its source topic, in the order stored.
     /// Dead letters in the reduced form (value truncated or left out, key or headers left
     /// out) are refused: they no longer hold the original. A replay does not remove dead
-    /// letters; replaying twice produces the originals twice.
+    /// letters; replaying twice produces the originals twice. Each bad input is replayed once,
+    /// however many copies of its dead letter redelivery wrote.
     public func replay(
         _ filter: DeadLetterFilter, producer: KafkaProducer, dryRun: Bool, timeout: Duration = .seconds(30)
     ) async throws -> ReplayReport {

@@ -72,6 +72,9 @@ struct DeadLettersCommand: AsyncParsableCommand {
                         print(Self.line(record))
                     }
                 }
+                if listing.copies > 0 {
+                    FileHandle.standardError.write(Data("\(listing.copies) further copies of listed dead letters (written again when a stage redid a batch) not listed\n".utf8))
+                }
                 if listing.unreadable > 0 {
                     FileHandle.standardError.write(Data("\(listing.unreadable) messages without dead-letter headers not listed\n".utf8))
                 }
