@@ -356,15 +356,20 @@ def main():
                 cluster.start_worker(0)
                 # Failover alone: with the pipeline caught up, kill a worker and time until one
                 # change per user (on every partition) is visible again.
+                # The same probe without a kill is the baseline (producing it with the CLI and
+                # the pipeline's own latency); failover is what the kill adds to it.
                 wait_complete(cluster, streams, 120)
+                baseline = probe_recovery(cluster, streams, 120) or 0.0
                 victim, _ = cluster.workers[0]
                 victim.send_signal(signal.SIGKILL)
                 victim.wait()
                 recovery = probe_recovery(cluster, streams, 120)
-                timed("kill -9 worker: failover", recovery is not None and recovery <= 10,
-                      f"kill -> every partition progresses again: {recovery:.1f} s (target <= 10 s)"
-                      if recovery is not None else "partitions did not progress within 120 s",
-                      happened=recovery is not None)
+                failover = None if recovery is None else max(0.0, recovery - baseline)
+                timed("kill -9 worker: failover", failover is not None and failover <= 10,
+                      f"kill -> one change per user visible: {recovery:.1f} s, the same without a kill "
+                      f"{baseline:.1f} s: failover {failover:.1f} s (target <= 10 s)"
+                      if failover is not None else "partitions did not progress within 120 s",
+                      happened=failover is not None)
                 cluster.start_worker(0)
             elif fault == "sigterm":
                 victim, _ = cluster.workers[args.workers - 1]
