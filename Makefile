@@ -52,13 +52,13 @@ check-api-live: build
 validate-deploy:
 	scripts/validate-deploy.sh --self-test
 
-## The chaos suite (opt-in; release build): separate `herald broker` and `herald run`
+## The chaos suite (opt-in; the debug build `make test` uses, or CHAOS_HERALD=path): separate `herald broker` and `herald run`
 ## processes, 100,000 changes, kill -9, SIGTERM, broker SIGSTOP, reader kill, poison input,
 ## a new broker under an old data directory; verdicts from the data; prints a table.
 CHAOS_ARGS ?=
-chaos: deps
-	$(SWIFT) build -c release --product herald
-	python3 scripts/chaos.py --herald $(HERALD_REL) $(CHAOS_ARGS)
+CHAOS_HERALD ?= $(HERALD_DEBUG)
+chaos: build
+	python3 scripts/chaos.py --herald $(CHAOS_HERALD) $(CHAOS_ARGS)
 
 ## The short chaos run inside `make test`: a few thousand changes, a kill, poison input, a new broker.
 chaos-short: build
