@@ -28,6 +28,9 @@ struct PredicateParser {
     let arguments: [PredicateArgument]
     var index = 0
     var depth = 0
+    /// Set by a NOT: a `(` right after it groups the NOT's own operand and was counted with
+    /// the NOT, so `NOT (…)` — the canonical rendering of `!…` — nests as deep as `!…`.
+    var notOperandPending = false
 
     /// Lexes `text`; throws on the first lexical error.
     init(_ text: String, arguments: [PredicateArgument]) throws(RecordPredicateError) {
@@ -128,16 +131,19 @@ struct PredicateParser {
             let t = advance()
             try enter()
             defer { depth -= 1 }
+            notOperandPending = true
             return .not(try parseNot(), SourceAnchor(t.position))
         }
-        return try parsePrimary()
+        let groupsNotOperand = notOperandPending
+        notOperandPending = false
+        return try parsePrimary(groupsNotOperand: groupsNotOperand)
     }
 
-    private mutating func parsePrimary() throws(RecordPredicateError) -> PredicateNode {
+    private mutating func parsePrimary(groupsNotOperand: Bool = false) throws(RecordPredicateError) -> PredicateNode {
         if current.kind == .leftParen {
             _ = advance()
-            try enter()
-            defer { depth -= 1 }
+            if !groupsNotOperand { try enter() }
+            defer { if !groupsNotOperand { depth -= 1 } }
             let inner = try parseOr()
             try expect(.rightParen, "')'")
             return inner
