@@ -56,6 +56,19 @@ struct PipelineFixture {
         await consumer.close()
         return messages
     }
+
+    /// Every message of a topic up to its end offsets now (all partitions): what was
+    /// acknowledged is all there, so a test checks what is absent without waiting for it.
+    func readToEnd(_ topic: String) async throws -> [ConsumedMessage] {
+        let admin = try KafkaAdmin(configuration: environment.client, logger: logger)
+        var stored: Int64 = 0
+        for partition in 0..<catalog.partitions {
+            let marks = try await admin.watermarks(TopicPartition(topic, partition))
+            stored += marks.high - marks.low
+        }
+        await admin.close()
+        return stored == 0 ? [] : try await read(topic, count: Int(stored))
+    }
 }
 
 extension ConsumedMessage {

@@ -81,7 +81,7 @@ struct PoisonInputTests {
             #expect(outputs.count == 300)
         }
         #expect(try await committedCount(fixture) == 301, "every input committed, the big one included")
-        let letters = try await fixture.read(fixture.catalog.name(TopicCatalog.deadLetters), count: 2, timeout: .seconds(3))
+        let letters = try await fixture.readToEnd(fixture.catalog.name(TopicCatalog.deadLetters))
         #expect(letters.count == 1, "exactly one dead letter")
         let record = try #require(letters.first.flatMap(DeadLetter.Record.init))
         #expect(record.code == "TOO_LARGE")
@@ -111,7 +111,7 @@ struct PoisonInputTests {
             #expect(Set(outputs.map(\.text)) == Set((0..<50).map { "V\($0)" }))
         }
         #expect(try await committedCount(fixture) == 51)
-        let letters = try await fixture.read(fixture.catalog.name(TopicCatalog.deadLetters), count: 2, timeout: .seconds(3))
+        let letters = try await fixture.readToEnd(fixture.catalog.name(TopicCatalog.deadLetters))
         let records = letters.compactMap(DeadLetter.Record.init)
         #expect(records.count == 1)
         let record = try #require(records.first)
@@ -136,7 +136,7 @@ struct PoisonInputTests {
             let outputs = try await fixture.read(fixture.catalog.name(TopicCatalog.matches), count: 10)
             #expect(outputs.map(\.text) == (0..<10).map { "V\($0)" })
         }
-        let letters = try await fixture.read(fixture.catalog.name(TopicCatalog.deadLetters), count: 2, timeout: .seconds(3))
+        let letters = try await fixture.readToEnd(fixture.catalog.name(TopicCatalog.deadLetters))
         #expect(letters.compactMap(DeadLetter.Record.init).map(\.code) == [DeadLetter.outputRejectedCode])
         // (Offsets sent to a transaction are not checked: the embedded broker accepts
         // TxnOffsetCommit without storing it.)
