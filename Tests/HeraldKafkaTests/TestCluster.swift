@@ -51,7 +51,7 @@ extension ConsumedMessage {
 /// Collects messages from a consumer until `count` arrive or `timeout` passes, storing offsets
 /// after each batch. Returns the messages and the other events seen, in order.
 func collect(
-    _ consumer: KafkaConsumer, count: Int, timeout: Duration = .seconds(20), store: Bool = true
+    _ consumer: KafkaConsumer, count: Int, timeout: Duration = .seconds(60), store: Bool = true
 ) async throws -> (messages: [ConsumedMessage], events: [ConsumerEvent]) {
     var messages: [ConsumedMessage] = []
     var others: [ConsumerEvent] = []
