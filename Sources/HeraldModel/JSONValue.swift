@@ -2,8 +2,8 @@
 /// notification, APNs payloads and `userInfo`.
 ///
 /// Integers that fit in `Int64` decode as `.integer`, every other number as `.double`
-/// (so `2.0` and `1e2` decode as integers: JSON text does not survive `Codable`, only
-/// the number does). Objects are unordered dictionaries; `WireCodec` writes their keys
+/// (so `2.0`, `1e2` and a text whose nearest double is integral decode as integers: JSON
+/// text does not survive `Codable`, only the number does). Objects are unordered dictionaries; `WireCodec` writes their keys
 /// sorted, so encoding is deterministic.
 public enum JSONValue: Sendable, Hashable {
     case null
@@ -71,7 +71,10 @@ extension JSONValue: Codable {
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
+            // A text such as `2000000000000000000.2945` is not an integer but its nearest
+            // double is; it is an integer from here on, so encoding and decoding it again
+            // (as `2000000000000000000`) gives the same value back.
+            self = Int64(exactly: value).map(JSONValue.integer) ?? .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {

@@ -10,11 +10,17 @@ struct PipelineFixture {
     let environment: KafkaEnvironment
     let catalog: TopicCatalog
     let logger: Logger
+    /// The services' recent log lines at notice and above, for failure messages.
+    let recentLog = RecentLog()
 
     /// - Parameter prefix: the topic prefix (default: a new one), to give two clusters the same topic names.
     init(partitions: Int32 = 2, prefix: String? = nil) async throws {
-        var logger = Logger(label: "pipeline-test")
-        logger.logLevel = ProcessInfo.processInfo.environment["HERALD_TEST_LOG"] == nil ? .critical : .debug
+        let recentLog = recentLog
+        let logger = Logger(label: "pipeline-test") { label in
+            var standardError = StreamLogHandler.standardError(label: label)
+            standardError.logLevel = ProcessInfo.processInfo.environment["HERALD_TEST_LOG"] == nil ? .critical : .debug
+            return MultiplexLogHandler([standardError, recentLog.handler(label: label)])
+        }
         self.logger = logger
         environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
         catalog = TopicCatalog(prefix: prefix ?? "t\(UUID().uuidString.prefix(6)).", partitions: partitions)

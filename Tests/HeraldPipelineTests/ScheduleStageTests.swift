@@ -20,7 +20,7 @@ final class VirtualClock: Sendable {
 }
 
 /// Schedules → schedule stage (virtual time) → compose → notifications, on the embedded broker.
-@Suite("Schedule stage", .timeLimit(.minutes(3)))
+@Suite("Schedule stage", .timeLimit(.minutes(5)))
 struct ScheduleStageTests {
     private let container = "iCloud.com.example.clock"
     // 2026-03-28T12:00Z, the day before Paris springs forward.
@@ -37,7 +37,9 @@ struct ScheduleStageTests {
         Data(#"{"recipient": "_u1", "container": "\#(container)", "latitude": \#(latitude), "longitude": \#(longitude), "timestamp": \#(timestamp)}"#.utf8)
     }
 
-    private func services(_ fixture: PipelineFixture, clock: VirtualClock, producer: KafkaProducer, generation: Int) throws -> [any Service] {
+    private func services(
+        _ fixture: PipelineFixture, clock: VirtualClock, producer: KafkaProducer, generation: Int, readiness: Readiness
+    ) throws -> [any Service] {
         let catalog = fixture.catalog
         let scheduleUsers = UserDirectory(tracksTimeZones: true)
         let composeUsers = UserDirectory()
@@ -45,7 +47,7 @@ struct ScheduleStageTests {
             CompactedTopicFollower(
                 name: name, consumer: try fixture.consumer(group: "\(name)-\(generation)"), producer: producer,
                 topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
-                deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil, logger: fixture.logger,
+                deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness, logger: fixture.logger,
                 onReady: { directory.gate.open() },
                 apply: { message throws(Rejection.Reason) in try directory.apply(message) })
         }
@@ -57,7 +59,7 @@ struct ScheduleStageTests {
                 topics: .init(catalog), partitions: catalog.partitions, users: scheduleUsers,
                 changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
                 tickInterval: .milliseconds(50), now: { clock.now }),
-            consumer: try fixture.consumer(group: "schedule"), producer: producer, logger: fixture.logger)
+            consumer: try fixture.consumer(group: "schedule"), producer: producer, readiness: readiness, logger: fixture.logger)
         let compose = StageRunner(
             configuration: StageConfiguration(
                 name: "compose", inputTopics: HeraldStage.compose.inputTopics.map(catalog.name),
@@ -66,7 +68,7 @@ struct ScheduleStageTests {
                 topics: .init(catalog), delivery: Delivery(), users: composeUsers,
                 changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
                 now: { clock.now }),
-            consumer: try fixture.consumer(group: "compose"), producer: producer, logger: fixture.logger)
+            consumer: try fixture.consumer(group: "compose"), producer: producer, readiness: readiness, logger: fixture.logger)
         return [try follower(scheduleUsers, "schedule-users"), try follower(composeUsers, "compose-users"), schedule, compose]
     }
 
@@ -80,8 +82,19 @@ struct ScheduleStageTests {
         }
     }
 
-    private func firings(_ fixture: PipelineFixture, count: Int) async throws -> [ScheduledFiring] {
-        try await fixture.read(fixture.catalog.name(TopicCatalog.scheduleFirings), count: count)
+    /// The first `count` firings, waiting up to a minute (a loaded machine joins groups
+    /// slowly); when fewer came, the failure says what the stages logged meanwhile.
+    private func firings(
+        _ fixture: PipelineFixture, count: Int, readiness: Readiness? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [ScheduledFiring] {
+        let messages = try await fixture.read(fixture.catalog.name(TopicCatalog.scheduleFirings), count: count, timeout: .seconds(60))
+        if messages.count < count {
+            let conditions = readiness.map { "\($0.conditions.sorted { $0.key < $1.key })" } ?? "-"
+            Issue.record(
+                "\(messages.count) of \(count) firings within 60 s; readiness \(conditions); recent log:\n\(fixture.recentLog.text)",
+                sourceLocation: sourceLocation)
+        }
+        return try messages
             .map { try WireCodec().decode(ScheduledFiring.self, from: $0.value ?? Data()) }
             .sorted { ($0.fireDate, $0.scheduleID) < ($1.fireDate, $1.scheduleID) }
     }
@@ -109,8 +122,9 @@ struct ScheduleStageTests {
             placed(schedule("misplaced", #""alertBody": "wrong partition""#), on: (partition + 1) % catalog.partitions),
         ])
 
-        try await run(try services(fixture, clock: clock, producer: producer, generation: 1), fixture.logger) {
-            var fired = try await firings(fixture, count: 2)
+        let readiness = Readiness()
+        try await run(try services(fixture, clock: clock, producer: producer, generation: 1, readiness: readiness), fixture.logger) {
+            var fired = try await firings(fixture, count: 2, readiness: readiness)
             #expect(fired.map(\.scheduleID) == ["daily", "ping"])
             #expect(fired.map(\.trigger) == [.immediate, .immediate])
             #expect(fired.map(\.fireDate) == [1_774_661_400_000, 1_774_695_600_000])
@@ -121,20 +135,20 @@ struct ScheduleStageTests {
                 OutgoingMessage(topic: locations, key: "_u1", value: location(latitude: 45.76, longitude: 4.83, at: start + 1_000)),
                 OutgoingMessage(topic: locations, key: "_u1", value: location(latitude: 48.8570, longitude: 2.3530, at: start + 2_000)),
             ])
-            fired = try await firings(fixture, count: 3)
+            fired = try await firings(fixture, count: 3, readiness: readiness)
             #expect(fired.count == 3)
             #expect(fired.last?.scheduleID == "geo" && fired.last?.trigger == .regionEntry && fired.last?.fireDate == start + 2_000)
 
             // The 29th, 02:00Z: 02:30 Paris did not exist; the daily alarm rang at 03:30 CEST = 01:30Z.
             clock.set(1_774_749_600_000)
-            fired = try await firings(fixture, count: 4)
+            fired = try await firings(fixture, count: 4, readiness: readiness)
             #expect(fired.filter { $0.scheduleID == "daily" }.map(\.fireDate) == [1_774_661_400_000, 1_774_747_800_000])
         }
 
         // Restart later: restored from the changelog, the next occurrence fires once, none again.
         clock.set(1_774_832_400_000)
-        try await run(try services(fixture, clock: clock, producer: producer, generation: 2), fixture.logger) {
-            let fired = try await firings(fixture, count: 5)
+        try await run(try services(fixture, clock: clock, producer: producer, generation: 2, readiness: readiness), fixture.logger) {
+            let fired = try await firings(fixture, count: 5, readiness: readiness)
             #expect(fired.filter { $0.scheduleID == "daily" }.map(\.fireDate) == [1_774_661_400_000, 1_774_747_800_000, 1_774_830_600_000])
             // A firing delivered twice (as after a crash between a firing and its state) is sent once.
             let again = try await fixture.read(catalog.name(TopicCatalog.scheduleFirings), count: 5)
@@ -142,7 +156,7 @@ struct ScheduleStageTests {
                 topic: catalog.name(TopicCatalog.scheduleFirings), key: "_u1", value: again[again.count - 1].value)])
             try await Task.sleep(for: .seconds(2))
         }
-        let all = try await firings(fixture, count: 6)
+        let all = try await firings(fixture, count: 6, readiness: readiness)
         #expect(all.count == 6)
         #expect(Set(all.map(\.firingID)).count == 5)
 
