@@ -11,9 +11,9 @@ extension Delivery {
         _ firing: ScheduledFiring, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?,
         now: Int64
     ) throws(PayloadError) -> Outcome {
-        if state.hasApplied(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
+        if state.appliedOffsets.contains(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
         if state.recentNotificationIDs.contains(firing.firingID) {
-            state.markApplied(position)
+            state.appliedOffsets.insert(position)
             return .skipped("firing \(firing.firingID) was already sent (the same firing delivered twice)")
         }
         let badge = firing.schedule.applicationIconBadgeNumber
@@ -22,7 +22,7 @@ extension Delivery {
         state.nextSequence += 1
         if let badge { state.badges[firing.container] = max(0, badge) }
         state.remember(firing.firingID)
-        state.markApplied(position)
+        state.appliedOffsets.insert(position)
         return .notification(composed)
     }
 }

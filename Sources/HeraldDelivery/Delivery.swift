@@ -31,16 +31,16 @@ public struct Delivery: Sendable {
     public func deliver(
         _ match: Match, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Outcome {
-        if state.hasApplied(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
+        if state.appliedOffsets.contains(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
         if state.recentNotificationIDs.contains(match.notificationID)
             || state.recentNotificationIDs.contains(match.legacyNotificationID) {
-            state.markApplied(position)
+            state.appliedOffsets.insert(position)
             return .skipped("notification \(match.notificationID) was already sent (the same change delivered twice)")
         }
         let subscription = match.subscription
         if subscription.firesOnce,
             state.firedOnce.contains(subscription.partitionKey) || state.firedOnce.contains(subscription.legacyPartitionKey) {
-            state.markApplied(position)
+            state.appliedOffsets.insert(position)
             return .skipped("fires-once subscription \(subscription.subscriptionID) already fired")
         }
         let container = subscription.container
@@ -55,15 +55,15 @@ public struct Delivery: Sendable {
             state.firedOnce.sort()
         }
         state.remember(match.notificationID)
-        state.markApplied(position)
+        state.appliedOffsets.insert(position)
         return .notification(composed)
     }
 
     /// Applies a badge reset; `false` when it was already applied (a replay).
     public func apply(_ reset: BadgeReset, at position: InputPosition, state: inout UserStreamState) -> Bool {
-        if state.hasApplied(position) { return false }
+        if state.appliedOffsets.contains(position) { return false }
         state.badges[reset.containerIdentifier] = reset.badge
-        state.markApplied(position)
+        state.appliedOffsets.insert(position)
         return true
     }
 }

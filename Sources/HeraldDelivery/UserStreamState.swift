@@ -13,8 +13,8 @@ public struct UserStreamState: Sendable, Hashable, Codable {
     public var badges: [String: Int]
     /// Keys of fires-once subscriptions that already fired for this user, sorted.
     public var firedOnce: [String]
-    /// The last offset applied from each input, by `topic#partition`.
-    public var appliedOffsets: [String: Int64]
+    /// The last offset applied from each input partition.
+    public var appliedOffsets: AppliedOffsets
     /// IDs of the latest notifications, oldest first (at most `recentLimit`): the same
     /// change delivered twice upstream yields the same ID and is not sent again.
     public var recentNotificationIDs: [String]
@@ -27,7 +27,7 @@ public struct UserStreamState: Sendable, Hashable, Codable {
         self.nextSequence = 1
         self.badges = [:]
         self.firedOnce = []
-        self.appliedOffsets = [:]
+        self.appliedOffsets = AppliedOffsets()
         self.recentNotificationIDs = []
     }
 
@@ -41,17 +41,6 @@ public struct UserStreamState: Sendable, Hashable, Codable {
 
     /// The Kafka key: the recipient.
     public var partitionKey: String { recipient }
-
-    /// Whether the input at this position was already applied (a replay).
-    public func hasApplied(_ position: InputPosition) -> Bool {
-        guard let last = appliedOffsets[position.source] else { return false }
-        return position.offset <= last
-    }
-
-    /// Records the input at this position as applied.
-    public mutating func markApplied(_ position: InputPosition) {
-        appliedOffsets[position.source] = max(position.offset, appliedOffsets[position.source] ?? -1)
-    }
 
     private enum CodingKeys: String, CodingKey { case recipient, nextSequence, badges, firedOnce, appliedOffsets, recentNotificationIDs }
 
@@ -69,19 +58,8 @@ public struct UserStreamState: Sendable, Hashable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .badges, in: c, debugDescription: "badges must not be negative")
         }
         firedOnce = try c.decodeIfPresent([String].self, forKey: .firedOnce) ?? []
-        appliedOffsets = try c.decodeIfPresent([String: Int64].self, forKey: .appliedOffsets) ?? [:]
+        appliedOffsets = try c.decodeIfPresent(AppliedOffsets.self, forKey: .appliedOffsets) ?? AppliedOffsets()
         recentNotificationIDs = try c.decodeIfPresent([String].self, forKey: .recentNotificationIDs) ?? []
-    }
-}
-
-/// Where an input came from: its topic partition (`source`) and offset.
-public struct InputPosition: Sendable, Hashable {
-    public var source: String
-    public var offset: Int64
-
-    public init(topic: String, partition: Int32, offset: Int64) {
-        self.source = "\(topic)#\(partition)"
-        self.offset = offset
     }
 }
 

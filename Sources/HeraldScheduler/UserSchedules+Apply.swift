@@ -23,10 +23,9 @@ extension UserSchedules {
     /// - Returns: the firings, the keys discarded by the limit and the finished keys. A
     ///   schedule for another recipient is ignored.
     public mutating func apply(
-        _ schedule: Schedule, at position: Position, now: Int64, userZone: TimeZone?, receivedAt: Int64? = nil
+        _ schedule: Schedule, at position: InputPosition, now: Int64, userZone: TimeZone?, receivedAt: Int64? = nil
     ) -> ScheduleOutcome {
-        guard !hasApplied(position) else { return .replay }
-        markApplied(position)
+        guard appliedOffsets.insert(position) else { return .replay }
         guard schedule.recipient == recipient else { return ScheduleOutcome() }
         let key = schedule.partitionKey
         schedules[key] = nil

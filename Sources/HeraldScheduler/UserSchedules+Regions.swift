@@ -9,9 +9,8 @@ extension UserSchedules {
     /// - Parameter position: where the input came from; an input already applied is ignored.
     /// - Returns: the firings by schedule key, and the finished keys. A location for
     ///   another recipient is ignored.
-    public mutating func observe(_ location: DeviceLocation, at position: Position) -> ScheduleOutcome {
-        guard !hasApplied(position) else { return .replay }
-        markApplied(position)
+    public mutating func observe(_ location: DeviceLocation, at position: InputPosition) -> ScheduleOutcome {
+        guard appliedOffsets.insert(position) else { return .replay }
         guard location.recipient == recipient else { return ScheduleOutcome() }
         var outcome = ScheduleOutcome()
         let keys = schedules.filter { $0.value.region != nil && $0.value.schedule.container == location.container }.keys

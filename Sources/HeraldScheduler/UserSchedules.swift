@@ -9,29 +9,17 @@ import HeraldModel
 /// Every operation is pure: it takes the current time (`now`, milliseconds since 1970)
 /// and the user's zone as arguments and returns a `ScheduleOutcome`.
 public struct UserSchedules: Sendable, Hashable, Codable {
-    /// Where an input came from: its topic partition (`source`, `topic#partition`) and offset.
-    public struct Position: Sendable, Hashable {
-        public var source: String
-        public var offset: Int64
-
-        /// The position of the message at `offset` in partition `partition` of `topic`.
-        public init(topic: String, partition: Int32, offset: Int64) {
-            self.source = "\(topic)#\(partition)"
-            self.offset = offset
-        }
-    }
-
     public var recipient: String
     /// The armed schedules by `Schedule.partitionKey`.
     public var schedules: [String: ArmedSchedule]
-    /// The last offset applied from each input, by `topic#partition`.
-    public var appliedOffsets: [String: Int64]
+    /// The last offset applied from each input partition.
+    public var appliedOffsets: AppliedOffsets
 
     /// An empty state for `recipient`.
     public init(recipient: String) {
         self.recipient = recipient
         self.schedules = [:]
-        self.appliedOffsets = [:]
+        self.appliedOffsets = AppliedOffsets()
     }
 
     /// The Kafka key: the recipient.
@@ -40,23 +28,11 @@ public struct UserSchedules: Sendable, Hashable, Codable {
     /// The earliest next fire instant of the dated schedules: when `fireDue` has work.
     public var nextDeadline: Int64? { schedules.values.compactMap(\.nextFire).min() }
 
-    /// Whether the input at this position was already applied (a replay).
-    public func hasApplied(_ position: Position) -> Bool {
-        guard let last = appliedOffsets[position.source] else { return false }
-        return position.offset <= last
-    }
-
-    /// Records the input at this position as applied.
-    public mutating func markApplied(_ position: Position) {
-        appliedOffsets[position.source] = max(position.offset, appliedOffsets[position.source] ?? -1)
-    }
-
     /// Cancels a schedule (a tombstone on `schedules`).
     /// - Returns: whether it was armed; `false` too for a replay.
     @discardableResult
-    public mutating func remove(_ key: String, at position: Position) -> Bool {
-        guard !hasApplied(position) else { return false }
-        markApplied(position)
+    public mutating func remove(_ key: String, at position: InputPosition) -> Bool {
+        guard appliedOffsets.insert(position) else { return false }
         return schedules.removeValue(forKey: key) != nil
     }
 
@@ -76,6 +52,6 @@ public struct UserSchedules: Sendable, Hashable, Codable {
                 .invalidValue, "holds schedule \(armed.schedule.partitionKey), not one of \(recipient)'s under this key",
                 at: c.codingPath + [CodingKeys.schedules, WireKey(key)])
         }
-        appliedOffsets = try c.decodeIfPresent([String: Int64].self, forKey: .appliedOffsets) ?? [:]
+        appliedOffsets = try c.decodeIfPresent(AppliedOffsets.self, forKey: .appliedOffsets) ?? AppliedOffsets()
     }
 }

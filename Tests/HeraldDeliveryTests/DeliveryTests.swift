@@ -88,7 +88,7 @@ struct DeliveryTests {
             return
         }
         #expect(state.nextSequence == 2)
-        #expect(state.hasApplied(Self.position(2)))
+        #expect(state.appliedOffsets.contains(Self.position(2)))
     }
 
     @Test("a badge reset sets the count the next notification counts from, once")
@@ -109,7 +109,7 @@ struct DeliveryTests {
         state.nextSequence = 7
         state.badges = [Self.container: 3]
         state.firedOnce = ["a/b/c"]
-        state.markApplied(Self.position(42))
+        state.appliedOffsets.insert(Self.position(42))
         let codec = WireCodec()
         #expect(try codec.decode(UserStreamState.self, from: codec.encode(state)) == state)
         #expect(throws: (any Error).self) {

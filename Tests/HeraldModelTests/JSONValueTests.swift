@@ -52,3 +52,25 @@ struct JSONValueTests {
         #expect(JSONValue.string(String(repeating: "x", count: 100)).abbreviated(10) == "\"xxxxxxxxx…")
     }
 }
+
+@Suite("Applied offsets")
+struct AppliedOffsetsTests {
+    @Test("an input at or below the last applied offset of its partition is a replay")
+    func replays() {
+        var applied = AppliedOffsets()
+        let first = applied.insert(InputPosition(topic: "m", partition: 1, offset: 5))
+        let again = applied.insert(InputPosition(topic: "m", partition: 1, offset: 5))
+        #expect(first && !again)
+        #expect(applied.contains(InputPosition(topic: "m", partition: 1, offset: 3)))
+        #expect(!applied.contains(InputPosition(topic: "m", partition: 2, offset: 3)))
+        #expect(applied == ["m#1": 5])
+    }
+
+    @Test("encoded as the object of offsets by topic#partition that the changelogs hold; negative offsets refused")
+    func wireForm() throws {
+        let applied: AppliedOffsets = ["m#1": 5, "b#0": 2]
+        #expect(String(decoding: try Fixtures.codec.encode(applied), as: UTF8.self) == #"{"b#0":2,"m#1":5}"#)
+        #expect(try Fixtures.decode(AppliedOffsets.self, #"{"m#1": 5, "b#0": 2}"#) == applied)
+        #expect(Fixtures.decodeError(AppliedOffsets.self, #"{"m#1": -1}"#) != nil)
+    }
+}

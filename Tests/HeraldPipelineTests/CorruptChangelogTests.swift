@@ -67,7 +67,7 @@ struct RestoreRetryTests {
         let processor = FlakyRestoreProcessor(output: output, failures: 2)
         var configuration = StageConfiguration(
             name: "flaky", inputTopics: [input], deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
-        configuration.retryBackoff = .milliseconds(20)
+        configuration.retry = RetryPolicy(initial: .milliseconds(20))
         let runner = StageRunner(
             configuration: configuration, processor: processor, consumer: try fixture.consumer(group: "flaky"),
             producer: producer, logger: fixture.logger)

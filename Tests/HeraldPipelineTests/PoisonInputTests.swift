@@ -44,8 +44,7 @@ struct PoisonInputTests {
         var configuration = StageConfiguration(
             name: "poison", inputTopics: [fixture.catalog.name(TopicCatalog.recordChanges)],
             deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
-        configuration.retryBackoff = .milliseconds(50)
-        configuration.maxRetryBackoff = .milliseconds(200)
+        configuration.retry = RetryPolicy(initial: .milliseconds(50), maximum: .milliseconds(200))
         configuration.exactlyOnce = exactlyOnce
         let runner = StageRunner(
             configuration: configuration,

@@ -42,7 +42,7 @@ struct StageRunnerTests {
         processorFailures.remaining.withLock { $0 = failures }
         var configuration = StageConfiguration(
             name: "shout", inputTopics: [input], deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
-        configuration.retryBackoff = .milliseconds(10)
+        configuration.retry = RetryPolicy(initial: .milliseconds(10))
         let producer = try fixture.producer()
         let runner = StageRunner(
             configuration: configuration, processor: ShoutProcessor(output: output, failures: processorFailures),

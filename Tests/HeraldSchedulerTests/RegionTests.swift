@@ -85,7 +85,7 @@ struct RegionTests {
     func otherContainer() {
         var state = UserSchedules(recipient: "_u1")
         _ = state.apply(Support.schedule("tower", region: Self.tower), at: .init(topic: "schedules", partition: 0, offset: 0), now: 0, userZone: nil)
-        let position = { (offset: Int64) in UserSchedules.Position(topic: "locations", partition: 0, offset: offset) }
+        let position = { (offset: Int64) in InputPosition(topic: "locations", partition: 0, offset: offset) }
         #expect(state.observe(Self.location(Self.outside, at: 0), at: position(0)).isEmpty)
         #expect(state.observe(Self.location(Self.inside, at: 1, container: "other"), at: position(1)).isEmpty)
         var stranger = Self.location(Self.inside, at: 2)

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("UserSchedules: arming, firing, replays, time-zone changes, restarts")
 struct UserSchedulesTests {
-    static func position(_ offset: Int64, _ topic: String = "schedules", partition: Int32 = 0) -> UserSchedules.Position {
-        UserSchedules.Position(topic: topic, partition: partition, offset: offset)
+    static func position(_ offset: Int64, _ topic: String = "schedules", partition: Int32 = 0) -> InputPosition {
+        InputPosition(topic: topic, partition: partition, offset: offset)
     }
 
     static func firing(_ schedule: Schedule, _ instant: String, _ trigger: ScheduledFiring.Trigger) -> ScheduledFiring {
@@ -183,7 +183,7 @@ struct UserSchedulesTests {
         var state = UserSchedules(recipient: "_u1")
         let outcome = state.apply(Support.schedule(recipient: "_u2"), at: Self.position(0), now: 0, userZone: nil)
         #expect(outcome.isEmpty && !outcome.isReplay && state.schedules.isEmpty)
-        #expect(state.hasApplied(Self.position(0)))
+        #expect(state.appliedOffsets.contains(Self.position(0)))
     }
 
     // MARK: - Restart

@@ -5,7 +5,6 @@ import HeraldModel
 import HeraldPayload
 import Logging
 import Metrics
-import Synchronization
 
 /// The compose stage (DESIGN §1): matches, schedule firings and badge resets of its
 /// partitions (all keyed by recipient) → the recipients' next notifications to
@@ -42,18 +41,11 @@ public final class ComposeProcessor: StageProcessor {
         }
     }
 
-    private struct Owned {
-        var states: [String: UserStreamState] = [:]
-        var partitionOf: [String: Int32] = [:]
-        var staged: [String: (state: UserStreamState, partition: Int32)] = [:]
-    }
-
     public let topics: Topics
     private let delivery: Delivery
     private let users: UserDirectory
-    private let changelog: ChangelogReader
+    private let states: KeyedStateStore<UserStreamState>
     private let now: @Sendable () -> Int64
-    private let owned = Mutex(Owned())
     private let logger: Logger
     /// Inputs over this size are rejected rather than decoded.
     public let maxInputBytes: Int
@@ -68,21 +60,20 @@ public final class ComposeProcessor: StageProcessor {
         self.topics = topics
         self.delivery = delivery
         self.users = users
-        self.changelog = changelog
+        self.states = KeyedStateStore(topic: topics.composeState, changelog: changelog)
         self.now = now
     }
 
     /// How many users' states this instance holds.
-    public var userCount: Int { owned.withLock { $0.states.count } }
+    public var userCount: Int { states.count }
 
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
         await users.gate.wait()
         let time = now()
         let codec = WireCodec()
-        var staged: [String: (state: UserStreamState, partition: Int32)] = [:]
-        let current = owned.withLock { $0.states }
+        var staged = states.batch()
         func state(_ recipient: String) -> UserStreamState {
-            staged[recipient]?.state ?? current[recipient] ?? UserStreamState(recipient: recipient)
+            staged[recipient] ?? UserStreamState(recipient: recipient)
         }
         /// The notification of an outcome; the user's new state is staged only once it is
         /// encoded, so a rejected input changes nothing (no sequence number is used up).
@@ -97,7 +88,7 @@ public final class ComposeProcessor: StageProcessor {
                 }
                 outputs.append(OutgoingMessage(topic: topics.notifications, key: recipient, value: encoded))
             }
-            staged[recipient] = (user, partition)
+            staged.stage(user, on: partition)
             return outputs
         }
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
@@ -135,22 +126,16 @@ public final class ComposeProcessor: StageProcessor {
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }
                 var user = state(reset.recipient)
-                if delivery.apply(reset, at: position, state: &user) { staged[reset.recipient] = (user, message.partition) }
+                if delivery.apply(reset, at: position, state: &user) { staged.stage(user, on: message.partition) }
                 return []
             default:
                 throw .invalid("the compose stage does not read \(message.topic)")
             }
         }
-        for (recipient, entry) in staged.sorted(by: { $0.key < $1.key }) {
-            // Never skipped: a notification without its state would be sent again, or its
-            // sequence reused, after a restart. The batch fails and is retried (loudly).
-            let encoded: Data
-            do { encoded = try codec.encode(entry.state) } catch {
-                throw PipelineError(code: .restore, reason: "the state of \(recipient) does not encode: \(error)", location: topics.composeState)
-            }
-            result.outputs.append(OutgoingMessage(topic: topics.composeState, key: recipient, value: encoded))
-        }
-        owned.withLock { $0.staged = staged }
+        // Never skipped: a notification without its state would be sent again, or its
+        // sequence reused, after a restart. The batch fails and is retried (loudly).
+        result.outputs += try states.changelogMessages(staged)
+        states.stage(staged)
         return result
     }
 
@@ -169,37 +154,20 @@ public final class ComposeProcessor: StageProcessor {
     }
 
     public func delivered(_ batch: [ConsumedMessage]) async {
-        owned.withLock { owned in
-            for (recipient, entry) in owned.staged {
-                owned.states[recipient] = entry.state
-                owned.partitionOf[recipient] = entry.partition
-            }
-            owned.staged = [:]
-        }
+        states.commit()
     }
 
     /// Restores the users of the newly assigned partitions from the changelog.
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
-        let numbers = Set(partitions.map(\.partition)).sorted()
-        let restored = try await changelog.readStates(
-            UserStreamState.self, topic: topics.composeState, partitions: numbers, owner: \.recipient)
-        owned.withLock { owned in
-            for (recipient, entry) in restored {
-                owned.states[recipient] = entry.state
-                owned.partitionOf[recipient] = entry.partition
-            }
-        }
+        try await states.restore(partitions)
     }
 
     /// Drops the users of partitions taken away (their new owner restores them).
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {
-        let numbers = Set(partitions.map(\.partition))
-        owned.withLock { owned in
-            owned.staged = [:]
-            for (recipient, partition) in owned.partitionOf where numbers.contains(partition) {
-                owned.states[recipient] = nil
-                owned.partitionOf[recipient] = nil
-            }
-        }
+        states.revoke(partitions)
     }
+}
+
+extension UserStreamState: KeyedState {
+    public var stateKey: String { recipient }
 }

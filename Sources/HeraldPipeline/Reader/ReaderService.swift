@@ -31,6 +31,8 @@ public final class ReaderService: Service {
         var all: [String] { [notifications, reads, composeState] }
     }
 
+    /// How a batch the store or Kafka refused is retried: 200 ms, doubling up to 5 s.
+    static let retry = RetryPolicy(initial: .milliseconds(200), maximum: .seconds(5))
     let store: NotificationStore
     let consumer: KafkaConsumer
     private let producer: KafkaProducer
@@ -163,7 +165,7 @@ public final class ReaderService: Service {
             } catch {
                 attempt += 1
                 if Task.isCancelled || Task.isShuttingDownGracefully { throw error }
-                let pause = Duration.milliseconds(min(5_000, 100 << min(attempt, 6)))
+                let pause = Self.retry.pause(after: attempt)
                 logger.error("reader batch failed (attempt \(attempt)), retrying in \(pause): \(error)")
                 try await Task.sleep(for: pause)
             }

@@ -8,22 +8,21 @@ extension ScheduleProcessor {
     /// to produce.
     struct Work {
         let processor: ScheduleProcessor
-        let current: [String: UserSchedules]
+        var states: StagedStates<UserSchedules>
         let now: Int64
         let codec = WireCodec()
-        var staged: [String: Staged] = [:]
         var outputs: [OutgoingMessage] = []
 
-        init(processor: ScheduleProcessor, current: [String: UserSchedules], now: Int64) {
+        init(processor: ScheduleProcessor, states: StagedStates<UserSchedules>, now: Int64) {
             self.processor = processor
-            self.current = current
+            self.states = states
             self.now = now
         }
 
         private var topics: Topics { processor.topics }
 
         func state(_ recipient: String) -> UserSchedules {
-            staged[recipient]?.state ?? current[recipient] ?? UserSchedules(recipient: recipient)
+            states[recipient] ?? UserSchedules(recipient: recipient)
         }
 
         /// Applies one input message; returns what it produces.
@@ -31,7 +30,7 @@ extension ScheduleProcessor {
             if let value = message.value, value.count > processor.maxInputBytes {
                 throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(processor.maxInputBytes)")
             }
-            let position = UserSchedules.Position(topic: message.topic, partition: message.partition, offset: message.offset)
+            let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
             switch message.topic {
             case topics.schedules:
                 return try applySchedule(message, at: position)
@@ -43,7 +42,7 @@ extension ScheduleProcessor {
         }
 
         private mutating func applySchedule(
-            _ message: ConsumedMessage, at position: UserSchedules.Position
+            _ message: ConsumedMessage, at position: InputPosition
         ) throws(Rejection.Reason) -> [OutgoingMessage] {
             guard let key = message.keyString else {
                 throw .invalid("a schedule record needs the key container/recipient/scheduleID")
@@ -69,12 +68,12 @@ extension ScheduleProcessor {
                 outcome = ScheduleOutcome()
             }
             let outputs = try messages(for: outcome, partition: message.partition)
-            staged[recipient] = Staged(state: user, partition: message.partition)
+            states.stage(user, on: message.partition)
             return outputs
         }
 
         private mutating func applyLocation(
-            _ message: ConsumedMessage, at position: UserSchedules.Position
+            _ message: ConsumedMessage, at position: InputPosition
         ) throws(Rejection.Reason) -> [OutgoingMessage] {
             guard let value = message.value else { throw .invalid("a location record cannot be null") }
             let location: DeviceLocation
@@ -86,7 +85,7 @@ extension ScheduleProcessor {
             var user = state(location.recipient)
             let outcome = user.observe(location, at: position)
             let outputs = try messages(for: outcome, partition: message.partition)
-            staged[location.recipient] = Staged(state: user, partition: message.partition)
+            states.stage(user, on: message.partition)
             return outputs
         }
 
@@ -94,7 +93,7 @@ extension ScheduleProcessor {
         /// fire what is due.
         /// - Throws: `PipelineError` when a firing does not encode (the tick is retried, loudly).
         mutating func fire(_ recipient: String, zoneChanged: Bool) throws(PipelineError) {
-            guard current[recipient] != nil || staged[recipient] != nil else { return }
+            guard states[recipient] != nil else { return }
             let before = state(recipient)
             var user = before
             var outcome = ScheduleOutcome()
@@ -113,21 +112,7 @@ extension ScheduleProcessor {
             } catch {
                 throw PipelineError(code: .input, reason: error.text, location: "schedules of \(recipient)")
             }
-            staged[recipient] = Staged(state: user, partition: partition)
-        }
-
-        /// Every touched user's state, for the changelog (sorted, so output order is stable).
-        /// - Throws: `PipelineError` when a state does not encode: never skipped (the user's
-        ///   schedules would be forgotten on restore); the batch is retried, loudly.
-        func stateOutputs() throws -> [OutgoingMessage] {
-            try staged.sorted { $0.key < $1.key }.map { recipient, entry in
-                let value: Data
-                do { value = try codec.encode(entry.state) } catch {
-                    throw PipelineError(
-                        code: .restore, reason: "the schedules of \(recipient) do not encode: \(error)", location: topics.scheduleState)
-                }
-                return OutgoingMessage(topic: topics.scheduleState, partition: entry.partition, key: recipient, value: value)
-            }
+            states.stage(user, on: partition)
         }
 
         /// The firings and retired schedules of an outcome. A firing that does not encode is

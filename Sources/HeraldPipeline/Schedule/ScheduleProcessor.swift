@@ -37,20 +37,13 @@ public final class ScheduleProcessor: StageProcessor {
         }
     }
 
-    private struct Owned {
-        var states: [String: UserSchedules] = [:]
-        var partitionOf: [String: Int32] = [:]
+    /// When the live states need a tick: derived from them as they become live.
+    private struct Timers {
         var deadlines = DeadlineQueue()
         /// Users of this instance whose time zone changed and who are not recomputed yet.
         var zoneChanged: Set<String> = []
-        var staged: [String: Staged] = [:]
         /// The zone changes the staged tick took into account (done once it is delivered).
         var stagedZoneChecks: Set<String> = []
-    }
-
-    struct Staged {
-        var state: UserSchedules
-        var partition: Int32
     }
 
     public let topics: Topics
@@ -59,9 +52,9 @@ public final class ScheduleProcessor: StageProcessor {
     /// Inputs over this size are rejected rather than decoded.
     public let maxInputBytes: Int
     private let users: UserDirectory
-    private let changelog: ChangelogReader
+    private let states: KeyedStateStore<UserSchedules>
     private let now: @Sendable () -> Int64
-    private let owned = Mutex(Owned())
+    private let timers = Mutex(Timers())
 
     /// - Parameters:
     ///   - partitions: the partition count of the user-keyed topics (to check placement).
@@ -76,95 +69,82 @@ public final class ScheduleProcessor: StageProcessor {
         self.topics = topics
         self.partitions = partitions
         self.users = users
-        self.changelog = changelog
+        self.states = KeyedStateStore(topic: topics.scheduleState, changelog: changelog)
         self.tickInterval = tickInterval
         self.maxInputBytes = maxInputBytes
         self.now = now
     }
 
     /// How many users' schedules this instance holds.
-    public var userCount: Int { owned.withLock { $0.states.count } }
+    public var userCount: Int { states.count }
 
     /// The earliest instant a schedule of this instance fires at, if any.
-    public var nextDeadline: Int64? { owned.withLock { $0.deadlines.nextDeadline } }
+    public var nextDeadline: Int64? { timers.withLock { $0.deadlines.nextDeadline } }
 
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
         await users.gate.wait()
-        var work = Work(processor: self, current: owned.withLock { $0.states }, now: now())
+        var work = Work(processor: self, states: states.batch(), now: now())
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
             try work.apply(message)
         }
-        result.outputs += try work.stateOutputs()
-        owned.withLock { owned in
-            owned.staged = work.staged
-            owned.stagedZoneChecks = []
-        }
+        result.outputs += try states.changelogMessages(work.states)
+        states.stage(work.states)
+        timers.withLock { $0.stagedZoneChecks = [] }
         return result
     }
 
     public func tick() async throws -> StageResult {
         await users.gate.wait()
         let time = now()
-        let changes = users.takeTimeZoneChanges()
-        let (current, due, dirty) = owned.withLock { owned -> ([String: UserSchedules], [String], Set<String>) in
-            owned.zoneChanged.formUnion(changes.filter { owned.states[$0] != nil })
-            var deadlines = owned.deadlines  // a copy: the live queue changes only once delivered
-            let due = Set(deadlines.due(now: time)).union(owned.zoneChanged)
-            return (owned.states, due.sorted(), owned.zoneChanged)
+        let changes = users.takeTimeZoneChanges().filter { states.partition(of: $0) != nil }
+        let (due, dirty) = timers.withLock { timers -> ([String], Set<String>) in
+            timers.zoneChanged.formUnion(changes)
+            var deadlines = timers.deadlines  // a copy: the live queue changes only once delivered
+            let due = Set(deadlines.due(now: time)).union(timers.zoneChanged)
+            return (due.sorted(), timers.zoneChanged)
         }
-        var work = Work(processor: self, current: current, now: time)
+        var work = Work(processor: self, states: states.batch(), now: time)
         for recipient in due {
             try work.fire(recipient, zoneChanged: dirty.contains(recipient))
         }
-        let result = StageResult(outputs: work.outputs + (try work.stateOutputs()))
-        owned.withLock { owned in
-            owned.staged = work.staged
-            owned.stagedZoneChecks = dirty
-        }
+        let result = StageResult(outputs: work.outputs + (try states.changelogMessages(work.states)))
+        states.stage(work.states)
+        timers.withLock { $0.stagedZoneChecks = dirty }
         return result
     }
 
     public func delivered(_ batch: [ConsumedMessage]) async {
-        owned.withLock { owned in
-            for (recipient, entry) in owned.staged {
-                owned.states[recipient] = entry.state
-                owned.partitionOf[recipient] = entry.partition
-                owned.deadlines.update(recipient, deadline: entry.state.nextDeadline)
-                owned.zoneChanged.remove(recipient)
+        let committed = states.commit()
+        timers.withLock { timers in
+            for (recipient, entry) in committed {
+                timers.deadlines.update(recipient, deadline: entry.state.nextDeadline)
+                timers.zoneChanged.remove(recipient)
             }
-            owned.zoneChanged.subtract(owned.stagedZoneChecks)
-            owned.stagedZoneChecks = []
-            owned.staged = [:]
+            timers.zoneChanged.subtract(timers.stagedZoneChecks)
+            timers.stagedZoneChecks = []
         }
     }
 
     /// Restores the users of the newly assigned partitions from the changelog; their
     /// floating schedules are checked against their current zone at the next tick.
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
-        let numbers = Set(partitions.map(\.partition)).sorted()
-        let restored = try await changelog.readStates(
-            UserSchedules.self, topic: topics.scheduleState, partitions: numbers, owner: \.recipient)
-        owned.withLock { owned in
+        let restored = try await states.restore(partitions)
+        timers.withLock { timers in
             for (recipient, entry) in restored {
-                owned.states[recipient] = entry.state
-                owned.partitionOf[recipient] = entry.partition
-                owned.deadlines.update(recipient, deadline: entry.state.nextDeadline)
-                owned.zoneChanged.insert(recipient)
+                timers.deadlines.update(recipient, deadline: entry.state.nextDeadline)
+                timers.zoneChanged.insert(recipient)
             }
         }
     }
 
     /// Drops the users of partitions taken away (their new owner restores them).
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {
-        let numbers = Set(partitions.map(\.partition))
-        owned.withLock { owned in
-            owned.staged = [:]
-            owned.stagedZoneChecks = []
-            for (recipient, partition) in owned.partitionOf where numbers.contains(partition) {
-                owned.states[recipient] = nil
-                owned.partitionOf[recipient] = nil
-                owned.deadlines.remove(recipient)
-                owned.zoneChanged.remove(recipient)
+        let dropped = states.revoke(partitions)
+        timers.withLock { timers in
+            timers.stagedZoneChecks = []
+            for recipient in dropped {
+                timers.deadlines.remove(recipient)
+                timers.zoneChanged.remove(recipient)
             }
         }
     }
@@ -181,6 +161,10 @@ public final class ScheduleProcessor: StageProcessor {
 
     /// The partition a user's state lives on, for a tick (no input message to follow).
     func livePartition(of recipient: String) -> Int32 {
-        owned.withLock { $0.partitionOf[recipient] } ?? partition(of: recipient)
+        states.partition(of: recipient) ?? partition(of: recipient)
     }
+}
+
+extension UserSchedules: KeyedState {
+    public var stateKey: String { recipient }
 }

@@ -18,8 +18,7 @@ struct OutputDelivery: Sendable {
     let deadLetterTopic: String
     let logger: Logger
     let metrics: StageMetrics
-    let retryBackoff: Duration
-    let maxRetryBackoff: Duration
+    let retry: RetryPolicy
     /// Outputs to these topics are never set aside (`StageConfiguration.stateTopics`).
     var stateTopics: Set<String> = []
 
@@ -58,7 +57,7 @@ struct OutputDelivery: Sendable {
             attempt += 1
             metrics.deliveryRetries.increment()
             if Task.isShuttingDownGracefully || Task.isCancelled { throw transient }
-            let pause = backoff(attempt)
+            let pause = retry.pause(after: attempt)
             logger.error(
                 "\(pending.count) of \(results.count) messages not delivered (attempt \(attempt)); re-sending only those in \(pause): \(transient)")
             try? await Task.sleep(for: pause)
@@ -124,8 +123,4 @@ struct OutputDelivery: Sendable {
         }
     }
 
-    func backoff(_ attempt: Int) -> Duration {
-        let factor = 1 << min(attempt - 1, 16)
-        return min(retryBackoff * factor, maxRetryBackoff)
-    }
 }

@@ -6,9 +6,8 @@ public struct StageConfiguration: Sendable {
     public var deadLetterTopic: String
     /// Each consume→produce hop in a Kafka transaction (real clusters only). Default: off.
     public var exactlyOnce = false
-    /// First pause before retrying a failed batch; doubles up to `maxRetryBackoff`.
-    public var retryBackoff: Duration = .milliseconds(200)
-    public var maxRetryBackoff: Duration = .seconds(10)
+    /// How a failed batch or restore is retried. Default: 200 ms, doubling up to 10 s.
+    public var retry = RetryPolicy()
     /// Topics whose outputs are never set aside as dead letters (the stage's state
     /// changelogs): when Kafka refuses one for itself, the batch fails and is retried,
     /// loudly, because a state left out would be restored stale after a restart and reuse

@@ -41,8 +41,8 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         self.metrics = metrics
         self.delivery = OutputDelivery(
             producer: producer, stage: configuration.name, deadLetterTopic: configuration.deadLetterTopic,
-            logger: logger, metrics: metrics, retryBackoff: configuration.retryBackoff,
-            maxRetryBackoff: configuration.maxRetryBackoff, stateTopics: configuration.stateTopics)
+            logger: logger, metrics: metrics, retry: configuration.retry,
+            stateTopics: configuration.stateTopics)
         readiness?.register(readinessName)
     }
 
@@ -230,7 +230,7 @@ public final class StageRunner<Processor: StageProcessor>: Service {
         }
     }
 
-    private func backoff(_ attempt: Int) -> Duration { delivery.backoff(attempt) }
+    private func backoff(_ attempt: Int) -> Duration { configuration.retry.pause(after: attempt) }
 }
 
 /// Metadata keys of HeraldPipeline's log lines.

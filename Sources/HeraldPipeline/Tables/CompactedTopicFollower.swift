@@ -46,7 +46,7 @@ public final class CompactedTopicFollower: Service {
         self.metrics = metrics
         self.delivery = OutputDelivery(
             producer: producer, stage: deadLetterStage ?? name, deadLetterTopic: deadLetterTopic, logger: logger,
-            metrics: metrics, retryBackoff: .milliseconds(200), maxRetryBackoff: .seconds(10))
+            metrics: metrics, retry: RetryPolicy())
         readiness?.register(name)
     }
 

@@ -1,0 +1,20 @@
+/// How work that failed for a transient reason is retried (a batch, a restore, a reader
+/// write): after a first pause, each further pause doubles, up to a ceiling. Never gives up
+/// by itself: what stops a retry is a fatal error or the service shutting down.
+public struct RetryPolicy: Sendable, Hashable {
+    /// The pause before the first retry.
+    public var initial: Duration
+    /// The longest pause.
+    public var maximum: Duration
+
+    public init(initial: Duration = .milliseconds(200), maximum: Duration = .seconds(10)) {
+        self.initial = initial
+        self.maximum = maximum
+    }
+
+    /// The pause after the `attempt`-th failure (1 for the first).
+    public func pause(after attempt: Int) -> Duration {
+        let factor = 1 << min(max(attempt, 1) - 1, 16)
+        return min(initial * factor, maximum)
+    }
+}

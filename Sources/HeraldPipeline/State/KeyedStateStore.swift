@@ -1,0 +1,128 @@
+import Foundation
+import HeraldKafka
+import HeraldModel
+import Synchronization
+
+/// A value kept per key (a user) by a stateful stage, with its changelog key.
+public protocol KeyedState: Codable, Sendable {
+    /// The key the state is stored under in the changelog: its owner.
+    var stateKey: String { get }
+}
+
+/// The state per key of the partitions a stateful stage owns — the one machinery of the
+/// compose and schedule stages.
+///
+/// - A batch reads the live states (`batch()`), stages what it changes, and writes those
+///   states to the changelog with its outputs (`changelogMessages`), on the partition of
+///   the input that changed them.
+/// - Once the runner reports the batch delivered, `commit()` makes them live; a batch that
+///   failed is recomputed from the states before it (what it staged is replaced).
+/// - On assignment `restore` reads the partitions' changelog; on revocation `revoke`
+///   drops their keys (their new owner restores them).
+public final class KeyedStateStore<State: KeyedState>: Sendable {
+    /// A state and the partition it lives on.
+    public struct Entry: Sendable {
+        public var state: State
+        public var partition: Int32
+    }
+
+    private struct Storage {
+        var live: [String: Entry] = [:]
+        var staged: [String: Entry] = [:]
+    }
+
+    /// The changelog topic.
+    public let topic: String
+    private let changelog: ChangelogReader
+    private let storage = Mutex(Storage())
+
+    public init(topic: String, changelog: ChangelogReader) {
+        self.topic = topic
+        self.changelog = changelog
+    }
+
+    /// How many keys this instance holds.
+    public var count: Int { storage.withLock { $0.live.count } }
+
+    /// The partition a key's live state is on.
+    public func partition(of key: String) -> Int32? { storage.withLock { $0.live[key]?.partition } }
+
+    /// The live states, for one batch or tick to change.
+    public func batch() -> StagedStates<State> { StagedStates(live: storage.withLock { $0.live.mapValues(\.state) }) }
+
+    /// The changelog records of what a batch changed, in key order (stable output).
+    /// - Throws: `PipelineError` when a state does not encode: never skipped (the key
+    ///   would be restored stale after a restart); the batch is retried, loudly.
+    public func changelogMessages(_ batch: StagedStates<State>) throws(PipelineError) -> [OutgoingMessage] {
+        let codec = WireCodec()
+        var messages: [OutgoingMessage] = []
+        for (key, entry) in batch.staged.sorted(by: { $0.key < $1.key }) {
+            let value: Data
+            do { value = try codec.encode(entry.state) } catch {
+                throw PipelineError(code: .restore, reason: "the state of \(key) does not encode: \(error)", location: topic)
+            }
+            messages.append(OutgoingMessage(topic: topic, partition: entry.partition, key: key, value: value))
+        }
+        return messages
+    }
+
+    /// Keeps a batch's changes aside until its outputs are delivered.
+    public func stage(_ batch: StagedStates<State>) {
+        storage.withLock { $0.staged = batch.staged }
+    }
+
+    /// The staged changes become live (their batch was delivered); returns them.
+    @discardableResult
+    public func commit() -> [String: Entry] {
+        storage.withLock { storage in
+            let staged = storage.staged
+            storage.live.merge(staged) { _, new in new }
+            storage.staged = [:]
+            return staged
+        }
+    }
+
+    /// Reads the changelog of newly assigned partitions; the states become live. Returns them.
+    /// - Throws: `PipelineError.corruptChangelog` or `changelogIncomplete`: the partitions
+    ///   are not processed from a wrong state (the runner retries).
+    @discardableResult
+    public func restore(_ partitions: [TopicPartition]) async throws -> [String: Entry] {
+        let numbers = Set(partitions.map(\.partition)).sorted()
+        let restored = try await changelog.readStates(State.self, topic: topic, partitions: numbers, owner: \.stateKey)
+            .mapValues { Entry(state: $0.state, partition: $0.partition) }
+        storage.withLock { $0.live.merge(restored) { _, new in new } }
+        return restored
+    }
+
+    /// Drops the keys of partitions taken away, and anything staged. Returns the keys dropped.
+    @discardableResult
+    public func revoke(_ partitions: [TopicPartition]) -> [String] {
+        let numbers = Set(partitions.map(\.partition))
+        return storage.withLock { storage in
+            storage.staged = [:]
+            let dropped = storage.live.filter { numbers.contains($0.value.partition) }.map(\.key)
+            for key in dropped { storage.live[key] = nil }
+            return dropped
+        }
+    }
+}
+
+/// The states one batch or tick works on: the live ones as they were, and what it changed.
+public struct StagedStates<State: KeyedState>: Sendable {
+    private let live: [String: State]
+    /// What the batch changed, by key, with the partition each goes to.
+    public private(set) var staged: [String: KeyedStateStore<State>.Entry] = [:]
+
+    init(live: [String: State]) { self.live = live }
+
+    /// A key's state as the batch left it so far, if it has one.
+    public subscript(key: String) -> State? { staged[key]?.state ?? live[key] }
+
+    /// Whether the batch changed anything.
+    public var isEmpty: Bool { staged.isEmpty }
+
+    /// Records a key's new state, to go to the changelog on `partition`.
+    public mutating func stage(_ state: State, on partition: Int32) {
+        staged[state.stateKey] = KeyedStateStore<State>.Entry(state: state, partition: partition)
+    }
+}
