@@ -35,7 +35,7 @@ test-swift: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
-## The command-line tools against golden outputs (exit codes, stdout).
+## The command-line tools against golden outputs (exit codes, stdout; files in Tests/CLIGolden).
 test-cli: deps
 	$(SWIFT) build --product herald
 	HERALD=$(HERALD_DEBUG) scripts/cli-tests.sh

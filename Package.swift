@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // Herald: CloudKit-style subscription notifications as Kafka workers.
-// Module layout and allowed imports: see DESIGN.md §4 (shared/DESIGN.md).
+// Module layout and allowed imports: see docs/ARCHITECTURE.md §4.
 import PackageDescription
 
 let package = Package(
@@ -64,6 +64,7 @@ let package = Package(
                 "HeraldReader",
                 "HeraldScheduler",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
@@ -81,6 +82,7 @@ let package = Package(
                 "HeraldKafka",
                 "HeraldModel",
                 "HeraldMatcher",
+                "HeraldPayload",
                 "HeraldDelivery",
                 "HeraldScheduler",
                 "HeraldAssets",
@@ -103,8 +105,11 @@ let package = Package(
                 "HeraldPredicate",
                 "HeraldMatcher",
                 "HeraldPayload",
+                "HeraldDelivery",
                 "HeraldScheduler",
                 "HeraldAssets",
+                "HeraldReader",
+                "HeraldAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -113,19 +118,30 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "HeraldKafkaTests", dependencies: ["HeraldKafka"]),
+        .testTarget(
+            name: "HeraldKafkaTests",
+            dependencies: ["HeraldKafka", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
         .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel"]),
-        .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel"]),
+        .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldPredicate", "HeraldModel"]),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
-        .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel"]),
+        .testTarget(
+            name: "HeraldReaderTests",
+            dependencies: [
+                "HeraldReader", "HeraldModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
                 "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -135,6 +151,9 @@ let package = Package(
                 "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
                 "HeraldScheduler", "HeraldAssets",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

@@ -54,7 +54,7 @@ def swift_string_literals(*patterns):
 PREDICATE_WORD = re.compile(
     r"==|!=|<|>|BEGINSWITH|CONTAINS|\bIN\b|BETWEEN|distanceToLocation|\bAND\b|\bOR\b|NOT|"
     r"TRUEPREDICATE|FALSEPREDICATE|LIKE|ANY|SELF|self|%@|%K", re.IGNORECASE)
-for document in json_documents("samples/subscriptions.jsonl", "tests/cli/subscription*.json*"):
+for document in json_documents("samples/subscriptions.jsonl", "Tests/CLIGolden/subscription*.json*"):
     try:
         predicate = json.loads(document).get("query", {}).get("predicate")
     except (ValueError, AttributeError):
@@ -66,11 +66,11 @@ for literal in swift_string_literals("Tests/HeraldPredicateTests/*.swift", "Test
         add("predicate", literal)
 
 # Localization files.
-for path in files("tests/cli/**/*.strings", "samples/**/*.strings"):
+for path in files("Tests/CLIGolden/**/*.strings", "samples/**/*.strings"):
     add("strings", open(path, "rb").read())
-for path in files("tests/cli/**/*.stringsdict", "samples/**/*.stringsdict"):
+for path in files("Tests/CLIGolden/**/*.stringsdict", "samples/**/*.stringsdict"):
     add("stringsdict", open(path, "rb").read())
-for path in files("tests/cli/**/*.xcstrings", "samples/**/*.xcstrings"):
+for path in files("Tests/CLIGolden/**/*.xcstrings", "samples/**/*.xcstrings"):
     add("string-catalog", open(path, "rb").read())
 
 
@@ -101,11 +101,11 @@ for path in files("Tests/HeraldPayloadTests/*Catalog*Tests.swift"):
                 add("string-catalog", literal)
 
 # Wire formats.
-for document in json_documents("samples/changes.jsonl", "tests/cli/change-*.json", "tests/cli/record-*.json"):
+for document in json_documents("samples/changes.jsonl", "Tests/CLIGolden/change-*.json", "Tests/CLIGolden/record-*.json"):
     add("record-change", document)
-for document in json_documents("samples/subscriptions.jsonl", "tests/cli/subscription*.json*"):
+for document in json_documents("samples/subscriptions.jsonl", "Tests/CLIGolden/subscription*.json*"):
     add("subscription", document)
-for document in json_documents("samples/schedules/*.json", "tests/cli/schedule-*.json"):
+for document in json_documents("samples/schedules/*.json", "Tests/CLIGolden/schedule-*.json"):
     if b'"firings"' not in document:  # expected outputs, not schedules
         add("schedule", document)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The herald command-line tools (predicate, match, strings, payload, schedule) against expected exit
-# codes, stdout and stderr. Fixtures and golden files live in tests/cli/.
+# codes, stdout and stderr. Fixtures and golden files live in Tests/CLIGolden/.
 #
 #   scripts/cli-tests.sh                 uses .build/debug/herald
 #   HERALD=path/to/herald scripts/cli-tests.sh
@@ -11,7 +11,7 @@ set -u
 
 cd "$(dirname "$0")/.." || exit 2
 HERALD=${HERALD:-.build/debug/herald}
-F=tests/cli
+F=Tests/CLIGolden
 S=samples
 
 if [ ! -x "$HERALD" ]; then
@@ -368,7 +368,7 @@ t "payload: --locale not a locale identifier" 2 empty "has:--locale: 'zz_!!' is 
 t "payload: --locale zh_Hant_TW is well-formed" 0 any empty \
   $P --subscription $F/subscription-urgent.json --change $F/change-urgent-create.json --locale zh_Hant_TW
 t "match: one JSON document instead of JSON Lines says so, once" 2 empty \
-  "re:\Aerror: tests/cli/subscription-urgent.json is JSON Lines: one subscription per line; it holds one JSON document over 30 lines" \
+  "re:\Aerror: Tests/CLIGolden/subscription-urgent.json is JSON Lines: one subscription per line; it holds one JSON document over 30 lines" \
   match --subscriptions $F/subscription-urgent.json --change $F/change-urgent-create.json
 t "match: a missing file says why" 2 empty "text:error: cannot read $F/nope.jsonl: no such file or directory" \
   match --subscriptions $F/nope.jsonl --change $F/change-urgent-create.json
@@ -376,7 +376,7 @@ t "match: a directory says why" 2 empty "text:error: cannot read $F: is a direct
   match --subscriptions $F --change $F/change-urgent-create.json
 python3 - "$work/overflow.json" "$work/big.jsonl" "$work/one.jsonl" <<'PY'
 import json, sys
-change = json.load(open("tests/cli/change-urgent-create.json"))
+change = json.load(open("Tests/CLIGolden/change-urgent-create.json"))
 text = json.dumps(change).replace('"value": 5,', '"value": 9223372036854775809,')
 open(sys.argv[1], "w").write(text)
 line = json.dumps(change)

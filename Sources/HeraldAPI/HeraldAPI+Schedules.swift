@@ -124,10 +124,10 @@ extension HeraldAPI {
 
     /// Refuses a schedule that would show and do nothing when it fires. A
     /// `UILocalNotification` without an alert body, title, sound or badge number presents
-    /// nothing (reference §10; `userInfo`, `category` or `alertAction` alone only decorate
+    /// nothing (docs/cloudkit-behaviour.md §10; `userInfo`, `category` or `alertAction` alone only decorate
     /// an alert), so Herald would send an empty push: at least one of `alertBody`,
     /// `alertTitle` (non-empty), `soundName`, `applicationIconBadgeNumber` is required. The
-    /// trigger is not: no fire date and no region fires immediately (reference §10).
+    /// trigger is not: no fire date and no region fires immediately (docs/cloudkit-behaviour.md §10).
     /// - Throws: `APIError` (`INVALID_SCHEDULE`) at `alertBody`.
     static func checkContent(_ schedule: Schedule) throws(APIError) {
         let shows = !(schedule.alertBody ?? "").isEmpty || !(schedule.alertTitle ?? "").isEmpty

@@ -39,7 +39,7 @@ extension HeraldAPI {
     /// - Malformed JSON or a value of the wrong JSON type: `BAD_REQUEST`; well-typed but not a
     ///   valid subscription (missing query, type not allowed in the database, unknown
     ///   event…): `INVALID_SUBSCRIPTION`; the reason leads with the JSON path.
-    /// - The ID is the caller's own (reference §1): another user's subscription of the same ID
+    /// - The ID is the caller's own (docs/cloudkit-behaviour.md §1): another user's subscription of the same ID
     ///   is neither replaced nor an obstacle.
     /// - An ID that is empty, over `Subscription.maxIDBytes` bytes of UTF-8 or holds a control
     ///   character: `BAD_REQUEST` naming `subscriptionID`.

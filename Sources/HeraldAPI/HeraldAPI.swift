@@ -3,7 +3,7 @@ import HeraldModel
 import HeraldReader
 import Hummingbird
 
-/// Herald's client HTTP API (DESIGN §7): fetching, streaming and marking notifications,
+/// Herald's client HTTP API (docs/ARCHITECTURE.md §7): fetching, streaming and marking notifications,
 /// the badge, subscriptions, scheduled notifications and device locations, under
 /// `/v1/containers/{container}`, plus `/openapi.yaml`.
 ///
@@ -203,7 +203,7 @@ public struct HeraldAPI: Sendable {
     }
 
     /// Milliseconds since 1970 by `now`.
-    var nowMilliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    var nowMilliseconds: Int64 { EpochMilliseconds.of(now()) }
 
     /// Runs a publish; any failure becomes a `PublishFailure` (answered
     /// `SERVICE_UNAVAILABLE`, logged with the underlying error).

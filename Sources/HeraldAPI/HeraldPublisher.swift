@@ -1,7 +1,7 @@
 import HeraldModel
 
 /// Where the API hands what clients ask for: the compacted `subscriptions` and `schedules`
-/// topics, the `notification-reads`, `badge-resets` and `locations` topics (DESIGN §1). The
+/// topics, the `notification-reads`, `badge-resets` and `locations` topics (docs/ARCHITECTURE.md §1.2). The
 /// pipeline implements it with a Kafka producer; tests with memory.
 ///
 /// Every call returns once the message is durably accepted (acknowledged), or throws; the

@@ -298,7 +298,7 @@ paths:
       operationId: saveSubscription
       summary: Create or replace a subscription.
       description: |
-        The body is a subscription (DESIGN §5) in which `subscriptionID`,
+        The body is a subscription (docs/ARCHITECTURE.md §5.2) in which `subscriptionID`,
         `container`, `database` and `ownerRecordName` may be omitted: they come
         from the path and the bearer token (when given they must agree, else
         400 `BAD_REQUEST`). The subscription is checked against CloudKit's
@@ -404,7 +404,7 @@ paths:
       operationId: saveSchedule
       summary: Schedule a notification (UILocalNotification semantics).
       description: |
-        The body is a schedule (reference §10) for the caller in this container:
+        The body is a schedule (docs/cloudkit-behaviour.md §10) for the caller in this container:
         `container` and `recipient` may be omitted (they come from the path and
         the bearer token; when given they must agree, else 400 `BAD_REQUEST`);
         `scheduleID` may be omitted (a new UUID is used; an existing ID is
@@ -847,7 +847,7 @@ components:
           type: boolean
     Notification:
       type: object
-      description: A notification (DESIGN §5); read ones are readNotification with only their ID, container, recipient, sequence and creation time.
+      description: A notification (docs/ARCHITECTURE.md §5.3); read ones are readNotification with only their ID, container, recipient, sequence and creation time.
       required: [notificationID, notificationType, containerIdentifier, recipient, sequence, createdAt]
       properties:
         notificationID:
@@ -1123,7 +1123,7 @@ components:
     ScheduleInput:
       type: object
       description: |
-        A schedule (UILocalNotification, reference §10). It fires on a date or
+        A schedule (UILocalNotification, docs/cloudkit-behaviour.md §10). It fires on a date or
         on a region, never both (`INVALID_SCHEDULE`); with neither it fires
         immediately. It must show or do something: at least one of a non-empty
         `alertBody` or `alertTitle`, `soundName`, `applicationIconBadgeNumber`

@@ -1,7 +1,7 @@
 import HeraldModel
 import HeraldPayload
 
-/// The compose step for one user (DESIGN §1): a match becomes the next notification of the
+/// The compose step for one user (docs/ARCHITECTURE.md §1.1): a match becomes the next notification of the
 /// recipient's stream — sequence, badge, locale, payload — and a badge reset sets the count.
 /// Pure: the caller passes the state, the user's profile and the time.
 public struct Delivery: Sendable {

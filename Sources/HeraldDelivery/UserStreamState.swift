@@ -1,6 +1,6 @@
 import HeraldModel
 
-/// What the compose stage keeps per user (DESIGN §1): the next sequence number of their
+/// What the compose stage keeps per user (docs/ARCHITECTURE.md §1.1): the next sequence number of their
 /// stream, their badge count per container, the fires-once subscriptions already used, and
 /// the last input offset applied per topic partition. It is the value of the compacted
 /// changelog topic `compose-state` (key = recipient), written with every batch's outputs, so

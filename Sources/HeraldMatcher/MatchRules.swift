@@ -7,7 +7,7 @@ enum MatchRules {
     /// Create and update test the record after the change; delete tests the last stored
     /// version. With `previousFields`, a subscription that asks for `enter`/`leave` fires
     /// `recordEntered` when the record matches now but did not before, `recordLeft` for the
-    /// reverse (reference §1, Decision).
+    /// reverse (docs/cloudkit-behaviour.md §1, Decision).
     static func reason(_ candidate: IndexedSubscription, _ change: RecordChange) -> QueryNotificationReason? {
         let events = candidate.events
         switch change.kind {

@@ -123,7 +123,7 @@ public struct SubscriptionIndex: Sendable {
     }
 
     /// Calls `body` with every subscription the change fires, with the kind of notification
-    /// and, for query subscriptions, the reason (reference §1); in no particular order.
+    /// and, for query subscriptions, the reason (docs/cloudkit-behaviour.md §1); in no particular order.
     public func forEachFired(by change: RecordChange, _ body: (FiredSubscription) -> Void) {
         let zoneOwner = change.zoneID.ownerRecordName
         let owner: String? = change.database == .public ? nil : zoneOwner

@@ -1,7 +1,7 @@
 import HeraldModel
 import HeraldPredicate
 
-/// CloudKit's rules for saving a subscription (reference §1), applied before it is indexed
+/// CloudKit's rules for saving a subscription (docs/cloudkit-behaviour.md §1), applied before it is indexed
 /// or written to the compacted topic.
 public struct SubscriptionRules: Sendable {
     /// Refuse predicates CloudKit would refuse (OR, ENDSWITH, LIKE…). Default: off — Herald

@@ -1,5 +1,5 @@
 /// How a notification goes to Apple Push Notification service: the request headers that
-/// matter and the JSON payload (`aps` + `ck`, reference §5). Key `apns` in a notification.
+/// matter and the JSON payload (`aps` + `ck`, docs/cloudkit-behaviour.md §5). Key `apns` in a notification.
 public struct APNsPush: Sendable, Hashable, Codable {
     /// The `apns-push-type` header.
     public enum PushType: String, WireEnum {

@@ -13,7 +13,7 @@ public enum DatabaseScope: String, WireEnum {
     ///
     /// Apple's headers number public 1, private 2, shared 3, but every captured
     /// private-database push carries `dbs = 1` and a public one `dbs = 2`; Herald writes
-    /// the observed values (reference §5, Decision): private 1, public 2, shared 3.
+    /// the observed values (docs/cloudkit-behaviour.md §5, Decision): private 1, public 2, shared 3.
     public var pushCode: Int {
         switch self {
         case .private: 1

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The Web Services form `{"value": V, "type": T}` (reference §3).
+/// The Web Services form `{"value": V, "type": T}` (docs/cloudkit-behaviour.md §3).
 ///
 /// `type` is optional on input and then inferred from the value (see
 /// `FieldValue.inferType(of:at:)`); it is always written on output, so a value encoded

@@ -1,4 +1,4 @@
-/// A CloudKit Web Services `filterBy` comparator (reference §2). A closed set: an
+/// A CloudKit Web Services `filterBy` comparator (docs/cloudkit-behaviour.md §2). A closed set: an
 /// unknown name is a decode error that names it.
 public enum FilterComparator: String, WireEnum {
     case equals = "EQUALS"

@@ -1,5 +1,5 @@
 /// A notification as appended to a user's stream (topic `notifications`, key = recipient)
-/// and as a fetch returns it: the CKNotification properties plus Herald's own (DESIGN §5).
+/// and as a fetch returns it: the CKNotification properties plus Herald's own (docs/ARCHITECTURE.md §5.3).
 ///
 /// Optional keys are omitted when `nil`. The alert fields hold the *resolved* values
 /// (localization arguments are the record's values, not field names); `rendered` is the

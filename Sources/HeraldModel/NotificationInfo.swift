@@ -1,4 +1,4 @@
-/// What a subscription asks to be sent when it fires (CKNotificationInfo, reference §4).
+/// What a subscription asks to be sent when it fires (CKNotificationInfo, docs/cloudkit-behaviour.md §4).
 ///
 /// Every property is optional on the wire: strings are `nil`, booleans `false` and
 /// arrays empty when absent, and encoding omits them in that state, so a round trip

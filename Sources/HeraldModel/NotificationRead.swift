@@ -1,5 +1,5 @@
 /// A user marked some of their notifications read: the value of topic
-/// `notification-reads`, keyed by `recipient` (DESIGN §1).
+/// `notification-reads`, keyed by `recipient` (docs/ARCHITECTURE.md §1.2).
 ///
 /// ```json
 /// {"recipient": "_u1", "containerIdentifier": "iCloud.x", "notificationIDs": ["5b1c…"], "readAt": 1795300000000}

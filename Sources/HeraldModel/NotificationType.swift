@@ -6,7 +6,7 @@ public enum NotificationType: String, WireEnum {
     /// A notification the user already marked read: a fetch returns only its ID.
     case readNotification
     /// Herald's own: a scheduled or region-triggered notification (UILocalNotification
-    /// semantics, reference §10) that Herald fired on the user's behalf.
+    /// semantics, docs/cloudkit-behaviour.md §10) that Herald fired on the user's behalf.
     case scheduled
 
     public static var wireName: String { "notificationType" }

@@ -5,7 +5,7 @@ public struct QueryFilter: Sendable, Hashable, Codable {
     public var fieldName: String
     /// The value to compare with, in the `{value, type}` form.
     public var fieldValue: FieldValue
-    /// For `NEAR`: the radius in metres (reference §2, Decision).
+    /// For `NEAR`: the radius in metres (docs/cloudkit-behaviour.md §2, Decision).
     public var distance: Double?
 
     /// Creates a filter.

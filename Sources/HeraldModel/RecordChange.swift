@@ -1,4 +1,4 @@
-/// One change to one record, as upstream publishes it on `record-changes` (DESIGN §5).
+/// One change to one record, as upstream publishes it on `record-changes` (docs/ARCHITECTURE.md §5.1).
 ///
 /// Keyed by `partitionKey` (`container/database/zoneOwner/zoneName`) so that every change
 /// of a zone is seen in order. `fields` is the record after the change — for a delete,

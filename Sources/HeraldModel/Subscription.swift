@@ -1,11 +1,11 @@
 import Foundation
 
-/// A saved subscription, as held on the compacted `subscriptions` topic (DESIGN §5).
+/// A saved subscription, as held on the compacted `subscriptions` topic (docs/ARCHITECTURE.md §5.2).
 ///
-/// Keyed by `partitionKey` (`container/database/owner/subscriptionID`: reference §1, IDs are
+/// Keyed by `partitionKey` (`container/database/owner/subscriptionID`: docs/cloudkit-behaviour.md §1, IDs are
 /// per user); a null value deletes it. Topics written before per-user IDs hold
 /// `legacyPartitionKey` (`container/database/subscriptionID`), which readers still accept.
-/// Decoding enforces the CloudKit shape (reference §1): which types live in which
+/// Decoding enforces the CloudKit shape (docs/cloudkit-behaviour.md §1): which types live in which
 /// database, a query for query subscriptions, a zone for zone subscriptions, and at
 /// least one of create / update / delete in `firesOn` for query subscriptions.
 public struct Subscription: Sendable, Hashable, Codable {
@@ -20,7 +20,7 @@ public struct Subscription: Sendable, Hashable, Codable {
 
         public static var wireName: String { "subscriptionType" }
 
-        /// Whether this type may be saved in `database` (reference §1 table).
+        /// Whether this type may be saved in `database` (docs/cloudkit-behaviour.md §1 table).
         public func isAllowed(in database: DatabaseScope) -> Bool {
             switch (self, database) {
             case (.query, .public), (.query, .private), (.zone, .private), (.database, .private), (.database, .shared):
@@ -76,7 +76,7 @@ public struct Subscription: Sendable, Hashable, Codable {
         self.notificationInfo = notificationInfo
     }
 
-    /// The Kafka key and the subscription's identity (reference §1):
+    /// The Kafka key and the subscription's identity (docs/cloudkit-behaviour.md §1):
     /// `container/database/ownerRecordName/subscriptionID`.
     public var partitionKey: String { Self.key(container: container, database: database, owner: ownerRecordName, id: subscriptionID) }
 

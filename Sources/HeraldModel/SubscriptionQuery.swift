@@ -3,7 +3,7 @@
 /// record of the type (`TRUEPREDICATE`).
 public struct SubscriptionQuery: Sendable, Hashable, Codable {
     public var recordType: String
-    /// NSPredicate format string (reference §2); parsed by `HeraldPredicate`.
+    /// NSPredicate format string (docs/cloudkit-behaviour.md §2); parsed by `HeraldPredicate`.
     public var predicate: String?
     /// Values for `%@` / `%K` in order: plain JSON values or typed `{value, type}` objects,
     /// kept generic here and interpreted by `HeraldPredicate`.

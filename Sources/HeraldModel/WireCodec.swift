@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads and writes Herald's JSON wire formats (DESIGN §5).
+/// Reads and writes Herald's JSON wire formats (docs/ARCHITECTURE.md §5).
 ///
 /// Decoding reports every failure as a `ModelError` naming the JSON path of the offending
 /// value. Encoding is deterministic — sorted keys, slashes not escaped, optional keys

@@ -1,6 +1,6 @@
 import HeraldModel
 
-/// Reports what CloudKit would refuse in a predicate Herald accepts (reference §2).
+/// Reports what CloudKit would refuse in a predicate Herald accepts (docs/cloudkit-behaviour.md §2).
 ///
 /// Herald evaluates OR, ALL, NONE, ENDSWITH, LIKE, substring CONTAINS and string options,
 /// but a subscription meant to behave exactly like CloudKit's can be checked here first.

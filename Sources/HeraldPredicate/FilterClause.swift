@@ -3,7 +3,7 @@ import HeraldModel
 /// One entry of a CloudKit Web Services `filterBy` list:
 /// `{comparator, fieldName, fieldValue: {value, type}, distance?}`. Entries are ANDed.
 public struct FilterClause: Sendable, Hashable {
-    /// The Web Services comparators (reference §2), as the wire model defines them.
+    /// The Web Services comparators (docs/cloudkit-behaviour.md §2), as the wire model defines them.
     public typealias Comparator = FilterComparator
 
     /// How the field is compared.

@@ -3,7 +3,7 @@ import Foundation
 /// CloudKit-style full-text tokenization: split on anything that is not a letter, digit
 /// or combining mark; fold case and diacritics; drop CloudKit's stop words.
 enum FullTextTokenizer {
-    /// The words CloudKit's full-text search ignores (reference §2).
+    /// The words CloudKit's full-text search ignores (docs/cloudkit-behaviour.md §2).
     static let stopWords: Set<String> = [
         "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is",
         "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there",

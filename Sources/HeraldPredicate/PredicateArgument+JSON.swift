@@ -8,7 +8,7 @@ extension PredicateArgument {
     ///   without fraction or exponent becomes INT64, any other DOUBLE; numbers compare
     ///   across the two anyway);
     /// - an object `{"value": V, "type": "TIMESTAMP"}` is a typed CloudKit field value
-    ///   (reference §3; `type` may be omitted for plain values);
+    ///   (docs/cloudkit-behaviour.md §3; `type` may be omitted for plain values);
     /// - an object with `recordName` is a REFERENCE; one with `latitude` and `longitude` a
     ///   LOCATION.
     ///

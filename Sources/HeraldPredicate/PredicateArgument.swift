@@ -29,7 +29,7 @@ public enum PredicateArgument: Sendable, Hashable {
     public static func timestamp(_ ms: Int64) -> PredicateArgument { .value(.timestamp(ms)) }
     /// A TIMESTAMP argument from a date (rounded down to the millisecond).
     public static func date(_ date: Date) -> PredicateArgument {
-        .value(.timestamp(Int64((date.timeIntervalSince1970 * 1000).rounded(.down))))
+        .value(.timestamp(EpochMilliseconds.of(date)))
     }
     /// A REFERENCE argument by record name.
     public static func reference(_ recordName: String) -> PredicateArgument {

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModel
 
-/// UILocalNotification's limit on pending schedules (reference §10): per user and app
+/// UILocalNotification's limit on pending schedules (docs/cloudkit-behaviour.md §10): per user and app
 /// only the `capacity` that fire soonest are kept, a repeating one counting once; the
 /// rest are discarded.
 ///

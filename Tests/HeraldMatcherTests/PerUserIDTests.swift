@@ -2,7 +2,7 @@ import HeraldMatcher
 import HeraldModel
 import Testing
 
-/// Subscription IDs are per user (reference §1): equal IDs of different owners are different
+/// Subscription IDs are per user (docs/cloudkit-behaviour.md §1): equal IDs of different owners are different
 /// subscriptions everywhere in the index.
 @Suite("Matcher: subscription IDs per user")
 struct PerUserIDTests {

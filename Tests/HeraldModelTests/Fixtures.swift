@@ -3,7 +3,7 @@ import Testing
 
 @testable import HeraldModel
 
-/// The DESIGN §5 examples, verbatim, and helpers shared by the suites.
+/// The docs/ARCHITECTURE.md §5 examples, verbatim, and helpers shared by the suites.
 enum Fixtures {
     static let recordChange = #"""
         {"changeID": "c-0001", "container": "iCloud.com.example.notes", "database": "private",

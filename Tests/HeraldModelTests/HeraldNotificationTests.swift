@@ -5,7 +5,7 @@ import Testing
 
 @Suite("HeraldNotification")
 struct HeraldNotificationTests {
-    @Test("the DESIGN §5 example decodes")
+    @Test("the docs/ARCHITECTURE.md §5.3 example decodes")
     func designExample() throws {
         let notification = try Fixtures.decode(HeraldNotification.self, Fixtures.notification)
         #expect(notification.notificationType == .query)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("RecordChange")
 struct RecordChangeTests {
-    @Test("the DESIGN §5 example decodes")
+    @Test("the docs/ARCHITECTURE.md §5.1 example decodes")
     func designExample() throws {
         let change = try Fixtures.decode(RecordChange.self, Fixtures.recordChange)
         #expect(change.changeID == "c-0001")

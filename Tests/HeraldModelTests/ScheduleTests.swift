@@ -3,7 +3,7 @@ import Testing
 
 @testable import HeraldModel
 
-@Suite("Schedules, device locations and scheduled firings (reference §10)")
+@Suite("Schedules, device locations and scheduled firings (docs/cloudkit-behaviour.md §10)")
 struct ScheduleTests {
     static let alarm = #"""
         {"scheduleID": "wake-up", "container": "iCloud.com.example.clock", "recipient": "_u1",

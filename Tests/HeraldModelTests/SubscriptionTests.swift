@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Subscription")
 struct SubscriptionTests {
-    @Test("the DESIGN §5 example decodes")
+    @Test("the docs/ARCHITECTURE.md §5.2 example decodes")
     func designExample() throws {
         let subscription = try Fixtures.decode(Subscription.self, Fixtures.subscription)
         #expect(subscription.subscriptionID == "urgent-notes")

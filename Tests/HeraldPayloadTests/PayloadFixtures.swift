@@ -7,7 +7,7 @@ enum PayloadFixtures {
     static let container = "iCloud.com.example.notes"
     static let zone = ZoneID(zoneName: "Notes", ownerRecordName: "_u1")
 
-    /// The record change of DESIGN §5.
+    /// The record change of docs/ARCHITECTURE.md §5.1.
     static func change(
         kind: RecordChange.Kind = .update, fields: [String: FieldValue]? = nil, changeID: String = "c-0001",
         database: DatabaseScope = .private, recordName: String = "note-42"

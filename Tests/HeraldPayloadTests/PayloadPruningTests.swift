@@ -3,7 +3,7 @@ import HeraldModel
 import Testing
 @testable import HeraldPayload
 
-/// Size limits and pruning in CloudKit's importance order (reference §5).
+/// Size limits and pruning in CloudKit's importance order (docs/cloudkit-behaviour.md §5).
 @Suite("Push payload: size limits and pruning")
 struct PayloadPruningTests {
     typealias F = PayloadFixtures

@@ -3,7 +3,7 @@ import HeraldModel
 import Testing
 @testable import HeraldPayload
 
-/// The exact bytes of each payload shape (reference §5, DESIGN §5).
+/// The exact bytes of each payload shape (docs/cloudkit-behaviour.md §5, docs/ARCHITECTURE.md §5.3).
 @Suite("Push payload: golden shapes")
 struct PushPayloadGoldenTests {
     typealias F = PayloadFixtures
@@ -63,7 +63,7 @@ struct PushPayloadGoldenTests {
         #expect(composed.notification.subtitleLocalizationArgs == ["Groceries", "5"])
     }
 
-    @Test("DESIGN §5: localized alert, badge, sound and desired keys")
+    @Test("docs/ARCHITECTURE.md §5.3: localized alert, badge, sound and desired keys")
     func designExample() throws {
         let info = NotificationInfo(
             alertLocalizationKey: "NOTE_CHANGED", alertLocalizationArgs: ["title"], titleLocalizationKey: "NOTE_TITLE",
@@ -199,7 +199,7 @@ struct PushPayloadGoldenTests {
     }
 
     /// Reference §5's real capture, from an equivalent subscription and record.
-    @Test("the real capture of reference §5, up to the notification ID")
+    @Test("the real capture of docs/cloudkit-behaviour.md §5, up to the notification ID")
     func realCapture() throws {
         let capture = #"""
         {"aps": {"alert": {"title": "Family Chat", "body": "Family Chat Message"}, "sound": "default"},

@@ -53,7 +53,7 @@ struct ArgumentJSONTests {
         }
     }
 
-    @Test("the DESIGN example subscription")
+    @Test("the docs/ARCHITECTURE.md §5.2 example subscription")
     func designExample() throws {
         let arguments = try decode("[3]")
         let p = try RecordPredicate(format: "priority >= %@ AND tags CONTAINS 'urgent'", arguments: arguments)

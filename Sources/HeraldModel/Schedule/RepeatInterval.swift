@@ -1,5 +1,5 @@
 /// How often a schedule repeats: a calendar unit, as UILocalNotification's
-/// `repeatInterval` (reference §10). Absent means the schedule fires once.
+/// `repeatInterval` (docs/cloudkit-behaviour.md §10). Absent means the schedule fires once.
 ///
 /// On the wire the unit's name; the `NSCalendarUnit` numbers are accepted too (minute 64,
 /// hour 32, day 16, weekday 512, week 8192 or the legacy 256, month 8, quarter 2048,

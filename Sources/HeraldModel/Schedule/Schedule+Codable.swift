@@ -16,7 +16,7 @@ extension Schedule: Codable {
     ///   one is the first); between 1970 and 9999;
     /// - `timeZone` a zone Foundation knows; `repeatInterval` see `RepeatInterval`;
     ///   `repeatCalendar` a `RepeatCalendar` name;
-    /// - a fire date and a region together are refused (reference §10);
+    /// - a fire date and a region together are refused (docs/cloudkit-behaviour.md §10);
     /// - `applicationIconBadgeNumber` and `createdAt` not negative; `userInfo` holds
     ///   property-list values only (no `null`).
     /// - Throws: `ModelError` (or `DecodingError`, which `WireCodec` translates) at the offending path.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A scheduled notification (UILocalNotification, reference §10): the value of the
+/// A scheduled notification (UILocalNotification, docs/cloudkit-behaviour.md §10): the value of the
 /// compacted topic `schedules`, keyed by `partitionKey` (`container/recipient/scheduleID`);
 /// a null value cancels it.
 ///

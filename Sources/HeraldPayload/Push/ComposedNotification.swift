@@ -3,7 +3,7 @@ import HeraldModel
 /// What ``NotificationComposer/compose(_:sequence:createdAt:badge:locale:catalog:voip:)``
 /// produces: the notification, the exact push bytes, and what went wrong on the way.
 public struct ComposedNotification: Sendable, Hashable {
-    /// The full notification (DESIGN §5) with every value, even those the push had to
+    /// The full notification (docs/ARCHITECTURE.md §5.3) with every value, even those the push had to
     /// prune; `apns.payload` is the push as a JSON value (same content as `payload`).
     public var notification: HeraldNotification
     /// The push payload exactly as it goes to APNs: compact UTF-8 JSON of at most the

@@ -1,6 +1,6 @@
 import HeraldModel
 
-/// How record values enter a push payload (reference §4): one rendering per field type.
+/// How record values enter a push payload (docs/cloudkit-behaviour.md §4): one rendering per field type.
 ///
 /// | type | localization argument (`loc-args`, server rendering) | desired key (`af`, `recordFields`) |
 /// |---|---|---|

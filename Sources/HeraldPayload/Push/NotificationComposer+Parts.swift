@@ -1,7 +1,7 @@
 import HeraldModel
 
 extension NotificationComposer {
-    /// The notification of DESIGN §5 without its push: identity, kind-specific keys and
+    /// The notification of docs/ARCHITECTURE.md §5.3 without its push: identity, kind-specific keys and
     /// every alert value, unpruned.
     static func notification(
         _ match: Match, kind: PushPayload.Kind, values: PayloadValues, rendered: RenderedAlert?, badge: Int?,

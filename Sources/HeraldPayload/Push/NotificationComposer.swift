@@ -1,7 +1,7 @@
 import HeraldModel
 
 /// Turns a match into the notification a user's stream receives and the APNs push it
-/// carries (reference §4, §5; DESIGN §5): the payload stage of the compose worker.
+/// carries (docs/cloudkit-behaviour.md §4, §5; docs/ARCHITECTURE.md §5.3): the payload stage of the compose worker.
 ///
 /// A pure function of its inputs (no I/O, no clock, no randomness): replaying a match with
 /// the same sequence, badge and time gives the same bytes. A value type with no shared
@@ -20,7 +20,7 @@ public struct NotificationComposer: Sendable {
 
     /// Composes the notification of one match for its recipient.
     ///
-    /// - The notification has every property of DESIGN §5: its ID is the match's,
+    /// - The notification has every property of docs/ARCHITECTURE.md §5.3: its ID is the match's,
     ///   `recordFields` the desired keys' values, the `*LocalizationArgs` the resolved
     ///   values (see ``FieldValue/localizationArgument(maxCharacters:)``), `badge` the
     ///   count when the subscription badges, `rendered` the text in `locale`,

@@ -1,5 +1,5 @@
 /// A part of a push payload that pruning may drop or shorten, in pruning order: least
-/// important first (reference §5, read backwards), so `allCases` *is* the order.
+/// important first (docs/cloudkit-behaviour.md §5, read backwards), so `allCases` *is* the order.
 ///
 /// CloudKit's importance order, most important first, is notificationID, badge,
 /// alertLocalizationKey, alertLocalizationArgs, alertBody, alertActionLocalizationKey,

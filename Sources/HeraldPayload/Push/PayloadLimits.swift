@@ -1,6 +1,6 @@
 import HeraldModel
 
-/// The size rules a push payload obeys (reference §4, §5).
+/// The size rules a push payload obeys (docs/cloudkit-behaviour.md §4, §5).
 ///
 /// The defaults are APNs' and CloudKit's: 4096 bytes for a normal push, 5120 for VoIP
 /// (APNs answers 413 `PayloadTooLarge` above that), string values of localization

@@ -1,4 +1,4 @@
-/// One key of a push payload, in the order the payload writes them (reference §5).
+/// One key of a push payload, in the order the payload writes them (docs/cloudkit-behaviour.md §5).
 ///
 /// Written layout, every key optional unless noted:
 /// `{"aps": {"alert": …, "badge", "sound", "content-available", "mutable-content", "category"},

@@ -1,7 +1,7 @@
 import HeraldModel
 
 /// The record values a notification carries, resolved from the field names its
-/// subscription's `NotificationInfo` lists (reference §4), with what went wrong.
+/// subscription's `NotificationInfo` lists (docs/cloudkit-behaviour.md §4), with what went wrong.
 ///
 /// - A localization argument naming a missing field, or an asset or bytes field, is an
 ///   empty string (so later arguments keep their positions) and is reported.

@@ -1,7 +1,7 @@
 import HeraldModel
 
 extension PushPayload {
-    /// Makes the payload fit in `limit` bytes, CloudKit's way (reference §5).
+    /// Makes the payload fit in `limit` bytes, CloudKit's way (docs/cloudkit-behaviour.md §5).
     ///
     /// When it already fits nothing changes. Otherwise `ck.p` is set to `1` and the fields
     /// of ``PayloadField`` are visited in order, least important first, skipping absent

@@ -1,6 +1,6 @@
 import HeraldModel
 
-/// An APNs payload (`aps` + `ck`, reference §5) under construction: the value of every
+/// An APNs payload (`aps` + `ck`, docs/cloudkit-behaviour.md §5) under construction: the value of every
 /// key and its encoded size, measured once, so that the payload's size is a sum while
 /// pruning, and the bytes are written once, into memory of exactly that size.
 ///

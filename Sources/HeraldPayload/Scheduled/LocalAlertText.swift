@@ -1,4 +1,4 @@
-/// The text a scheduled notification shows (reference §10): UILocalNotification strips
+/// The text a scheduled notification shows (docs/cloudkit-behaviour.md §10): UILocalNotification strips
 /// printf-style escapes from `alertBody` before display, and `%%` shows a percent sign.
 public enum LocalAlertText {
     /// `alertBody` as displayed: every format specifier (`%@`, `%d`, `%1$@`, `%.2f`,

@@ -1,7 +1,7 @@
 import HeraldModel
 
 /// Turns a schedule's firing into the notification of the recipient's stream and the push
-/// it carries (reference §10): the compose step for UILocalNotification-style schedules.
+/// it carries (docs/cloudkit-behaviour.md §10): the compose step for UILocalNotification-style schedules.
 ///
 /// Pure, like ``NotificationComposer``: the same firing, sequence, badge and time give the
 /// same bytes.

@@ -6,7 +6,7 @@ import Logging
 import Metrics
 import Synchronization
 
-/// The asset ledger stage (DESIGN §1): counts, per file checksum, the records that refer to
+/// The asset ledger stage (docs/ARCHITECTURE.md §1.1): counts, per file checksum, the records that refer to
 /// it, and announces files no record has referred to for the grace period.
 ///
 /// - `record-changes` (keyed by zone): each change becomes the record's set of files; the
@@ -45,7 +45,7 @@ public final class AssetLedgerProcessor: StageProcessor {
     public init(
         topics: Topics, changelog: ChangelogReader, configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "herald.assets"),
-        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
     ) {
         self.logger = logger
         self.topics = topics

@@ -6,7 +6,7 @@ import HeraldPayload
 import Logging
 import Metrics
 
-/// The compose stage (DESIGN §1): matches, schedule firings and badge resets of its
+/// The compose stage (docs/ARCHITECTURE.md §1.1): matches, schedule firings and badge resets of its
 /// partitions (all keyed by recipient) → the recipients' next notifications to
 /// `notifications`, plus each touched user's state to the `compose-state` changelog in the
 /// same delivery.
@@ -53,7 +53,7 @@ public final class ComposeProcessor: StageProcessor {
     public init(
         topics: Topics, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
         maxInputBytes: Int = 1 << 20, logger: Logger = Logger(label: "herald.compose"),
-        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
     ) {
         self.logger = logger
         self.maxInputBytes = maxInputBytes

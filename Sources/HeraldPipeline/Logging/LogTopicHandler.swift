@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 import Logging
 
 /// A swift-log handler that puts structured lines into a `LogTopicSink` for the `logs` topic.
@@ -30,7 +31,7 @@ public struct LogTopicHandler: LogHandler {
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         if let error = event.error { merged["error"] = .string("\(error)") }
         sink.append(LogLine(
-            time: Int64(Date().timeIntervalSince1970 * 1000),
+            time: EpochMilliseconds.now(),
             level: event.level.rawValue,
             label: label,
             message: event.message.description,

@@ -7,7 +7,7 @@ import Logging
 import Metrics
 import ServiceLifecycle
 
-/// The reader (DESIGN §1): materializes `notifications`, `notification-reads` and the badge
+/// The reader (docs/ARCHITECTURE.md §1.1): materializes `notifications`, `notification-reads` and the badge
 /// counts of `compose-state` into the local `NotificationStore`, saving the consumed offsets in
 /// the same transaction as the rows. Every reader instance reads every partition (no consumer
 /// group), so any instance answers any user; a restart resumes exactly after the last

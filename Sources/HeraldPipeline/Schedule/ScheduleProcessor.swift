@@ -4,10 +4,10 @@ import HeraldModel
 import HeraldScheduler
 import Synchronization
 
-/// The schedule stage (DESIGN §1, reference §10): schedules and device locations of its
-/// partitions (all placed by recipient) → firings to `schedule-firings`, which the compose
-/// stage turns into the recipients' notifications, so badges and sequence numbers stay in
-/// one place.
+/// The schedule stage (docs/ARCHITECTURE.md §1.1, docs/cloudkit-behaviour.md §10):
+/// schedules and device locations of its partitions (all placed by recipient) → firings to
+/// `schedule-firings`, which the compose stage turns into the recipients' notifications, so
+/// badges and sequence numbers stay in one place.
 ///
 /// - Time: every `tickInterval` the runner calls `tick()`, which fires what came due by
 ///   the injected clock and recomputes floating schedules of users whose time zone changed
@@ -64,7 +64,7 @@ public final class ScheduleProcessor: StageProcessor {
     public init(
         topics: Topics, partitions: Int32, users: UserDirectory, changelog: ChangelogReader,
         tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20,
-        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
     ) {
         self.topics = topics
         self.partitions = partitions

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HeraldKafka
+import HeraldModel
 
 /// The dead-letter record of rejected input: the original key, value and headers byte for
 /// byte (so it can be re-driven to its source topic), plus headers saying where it came from
@@ -75,7 +76,7 @@ public enum DeadLetter {
             MessageHeader(offsetHeader, String(offset)),
             MessageHeader(codeHeader, reason.code),
             MessageHeader(reasonHeader, reason.text),
-            MessageHeader(timeHeader, String(Int64(now.timeIntervalSince1970 * 1000))),
+            MessageHeader(timeHeader, String(EpochMilliseconds.of(now))),
             MessageHeader(originalSizeHeader, String(value?.count ?? -1)),
         ]
         if let value { headers.append(MessageHeader(digestHeader, digest(value))) }

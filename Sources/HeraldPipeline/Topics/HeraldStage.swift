@@ -1,4 +1,4 @@
-/// The stages of DESIGN §1. Each consumes as one consumer group, named `<prefix><stage>`.
+/// The stages of docs/ARCHITECTURE.md §1.1. Each consumes as one consumer group, named `<prefix><stage>`.
 public enum HeraldStage: String, CaseIterable, Sendable {
     case match, compose, reader, schedule, assets
 

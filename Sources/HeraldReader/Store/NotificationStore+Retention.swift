@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HeraldModel
 
 extension NotificationStore {
     /// Enforces `retention.maxAge` on every stream in one write transaction: removes each
@@ -30,8 +31,7 @@ extension NotificationStore {
     }
 
     private func cutoff(_ now: Date) -> Int64 {
-        let nowMilliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        return nowMilliseconds.subtractingReportingOverflow(retention.maxAgeMilliseconds).partialValue
+        EpochMilliseconds.of(now).subtractingReportingOverflow(retention.maxAgeMilliseconds).partialValue
     }
 
     @Sendable private static func stats(in db: Database) throws -> StoreStats {

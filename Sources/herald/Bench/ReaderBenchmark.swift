@@ -6,7 +6,6 @@ import HeraldPipeline
 import HeraldReader
 import Hummingbird
 import Logging
-import NIOCore
 import ServiceLifecycle
 import Synchronization
 
@@ -77,7 +76,7 @@ struct ReaderBenchmark {
             for sequence in 1...perUser {
                 var notification = HeraldNotification(
                     notificationID: UUID().uuidString.lowercased(), notificationType: .query, containerIdentifier: Self.container,
-                    recipient: "_u\(user)", sequence: Int64(sequence), createdAt: Int64(Date().timeIntervalSince1970 * 1000),
+                    recipient: "_u\(user)", sequence: Int64(sequence), createdAt: EpochMilliseconds.now(),
                     subscriptionID: "s\(user)", subscriptionOwnerUserRecordID: "_u\(user)")
                 notification.queryNotificationReason = .recordCreated
                 notification.databaseScope = .private

@@ -83,7 +83,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         subcommands: [Put.self, Get.self, List.self, Delete.self, SubscriptionsMigrateCommand.self])
 
     struct Put: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create or replace a subscription from a JSON file (DESIGN §5).")
+        static let configuration = CommandConfiguration(abstract: "Create or replace a subscription from a JSON file (docs/ARCHITECTURE.md §5.2).")
         @OptionGroup var api: APIOptions
         @Option(help: "private, public or shared.") var database = "private"
         @Option(help: "The subscription JSON.") var file: String

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// The scheduled-notification part of `herald demo`: a reminder due now, a daily alarm, a
 /// region schedule and two device locations, all over HTTP as `_alice`; then the
@@ -27,7 +28,7 @@ struct DemoSchedules {
         // Schedules and locations are separate topics: give the stage a moment to arm the
         // region before the device reports, as a real device reports again and again.
         try await Task.sleep(for: .seconds(2))
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let now = EpochMilliseconds.now()
         try await post("locations", ["latitude": 48.8738, "longitude": 2.2950, "timestamp": now])
         try await post("locations", ["latitude": 48.8583, "longitude": 2.2944, "timestamp": now + 1000])
         let deadline = ContinuousClock.now + .seconds(20)

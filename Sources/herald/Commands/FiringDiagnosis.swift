@@ -2,7 +2,7 @@ import HeraldModel
 import HeraldPredicate
 
 /// Why a subscription does not fire for a record change, in the words of the subscription
-/// rules (reference §1): container, database, record type, zone, visibility, `firesOn`
+/// rules (docs/cloudkit-behaviour.md §1): container, database, record type, zone, visibility, `firesOn`
 /// and the predicate — for `herald payload build`, which can only compose what fires.
 ///
 /// A diagnosis after the fact: the matcher decides; this only explains a miss, checking the
@@ -22,7 +22,7 @@ enum FiringDiagnosis {
         case .zone: zoneReason(subscription, change)
         case .database: databaseReason(subscription, change)
         }
-        return reason ?? "no rule of reference §1 lets this change fire the subscription"
+        return reason ?? "no subscription rule (docs/cloudkit-behaviour.md §1) lets this change fire the subscription"
     }
 
     private static func queryReason(_ subscription: Subscription, _ change: RecordChange, cloudKitRules: Bool) -> String? {

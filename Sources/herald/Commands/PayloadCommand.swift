@@ -12,7 +12,7 @@ struct PayloadCommand: AsyncParsableCommand {
 
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the notification JSON (DESIGN §5) a subscription sends for a record change.",
+            abstract: "Print the notification JSON (docs/ARCHITECTURE.md §5.3) a subscription sends for a record change.",
             discussion: """
                 The output is one line of compact JSON with sorted keys: the full notification, its push in \
                 apns.payload, apns.pushType/priority/collapseID beside it. It is reproducible: createdAt is the \
@@ -21,10 +21,10 @@ struct PayloadCommand: AsyncParsableCommand {
                 Exit 2 when the input is invalid or the subscription does not fire for the change (with the reason).
                 """)
 
-        @Option(help: ArgumentHelp("The subscription (JSON, DESIGN §5).", valueName: "file.json"))
+        @Option(help: ArgumentHelp("The subscription (JSON, docs/ARCHITECTURE.md §5.2).", valueName: "file.json"))
         var subscription: String
 
-        @Option(help: ArgumentHelp("The record change (JSON, DESIGN §5).", valueName: "file.json"))
+        @Option(help: ArgumentHelp("The record change (JSON, docs/ARCHITECTURE.md §5.1).", valueName: "file.json"))
         var change: String
 
         @Option(help: "The recipient, among those the subscription fires for. Default: the subscription's owner.")

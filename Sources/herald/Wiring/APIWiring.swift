@@ -6,7 +6,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 
-/// Puts the HTTP API (DESIGN §7) on the router of a process that runs the reader.
+/// Puts the HTTP API (docs/ARCHITECTURE.md §7) on the router of a process that runs the reader.
 enum APIWiring {
     /// Adds the routes; returns the services the API needs besides the HTTP server (a
     /// subscription table when the match stage does not run here, the schedule table's

@@ -3,7 +3,6 @@ import HeraldAPI
 import HeraldKafka
 import HeraldPipeline
 import Hummingbird
-import NIOCore
 import Logging
 import Prometheus
 import ServiceLifecycle

@@ -180,7 +180,7 @@ public struct LocalizationCatalog: Sendable {
     }
 
     /// What is wrong with `key` for a subscription that will pass `argumentCount`
-    /// arguments (reference §4: `*LocalizationArgs` are checked when the subscription is
+    /// arguments (docs/cloudkit-behaviour.md §4: `*LocalizationArgs` are checked when the subscription is
     /// saved): the key missing from the development language (code
     /// `localization.missingKey`), and every format problem of every localization's entry
     /// (see ``LocalizedEntry/formatProblems(argumentCount:)``), whose location names the

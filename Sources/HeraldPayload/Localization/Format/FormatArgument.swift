@@ -1,6 +1,6 @@
 import Foundation
 
-/// A value substituted into a format string (a record field's value, reference §4:
+/// A value substituted into a format string (a record field's value, docs/cloudkit-behaviour.md §4:
 /// strings, numbers and dates only).
 public enum FormatArgument: Sendable, Hashable {
     /// A STRING field (or any text).

@@ -1,5 +1,5 @@
 /// A parsed printf-style format string (`"%1$@ sent %#@photos@"`), as used by
-/// localization entries and `*LocalizationArgs` (reference §4, §9).
+/// localization entries and `*LocalizationArgs` (docs/cloudkit-behaviour.md §4, §9).
 ///
 /// Two ways to make one:
 /// - ``init(_:)`` never fails: bad specifiers are kept as literal text and listed in

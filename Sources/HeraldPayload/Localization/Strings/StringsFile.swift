@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads Apple `.strings` files (reference §9): `"key" = "value";` pairs, comments, quoted
+/// Reads Apple `.strings` files (docs/cloudkit-behaviour.md §9): `"key" = "value";` pairs, comments, quoted
 /// or unquoted tokens, escapes, UTF-8 or UTF-16 text.
 ///
 /// The rules, as CoreFoundation's old-style property-list reader applies them:

@@ -1,7 +1,7 @@
 /// Splits the decoded text of a `.strings` file into tokens, skipping white space and
 /// comments and resolving escape sequences inside quoted strings.
 ///
-/// Lexical rules (reference §9, following CoreFoundation's old-style property-list reader):
+/// Lexical rules (docs/cloudkit-behaviour.md §9, following CoreFoundation's old-style property-list reader):
 /// - comments: `/* … */` (not nested) and `// …` to the end of the line; they may appear
 ///   anywhere between tokens;
 /// - quoted strings: `"…"` or `'…'`, may span lines;
