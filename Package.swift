@@ -96,9 +96,27 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // The composition root: configuration → every stage, the reader and the HTTP API, wired.
+        .target(
+            name: "HeraldApp",
+            dependencies: [
+                "HeraldPipeline",
+                "HeraldKafka",
+                "HeraldModel",
+                "HeraldPayload",
+                "HeraldDelivery",
+                "HeraldReader",
+                "HeraldAPI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .executableTarget(
             name: "herald",
             dependencies: [
+                "HeraldApp",
                 "HeraldPipeline",
                 "HeraldKafka",
                 "HeraldModel",
@@ -148,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "HeraldPipelineTests",
             dependencies: [
-                "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
+                "HeraldApp", "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
                 "HeraldScheduler", "HeraldAssets",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
@@ -76,13 +77,15 @@ struct PipelineBenchmark {
         let catalog = TopicCatalog(prefix: "bench.", partitions: partitions)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let options = try RunOptions.parse([
-            "--stages", "match,compose,reader", "--http-port", "0", "--http-host", "127.0.0.1", "--instance-id", "bench",
-            "--data-dir", directory.path,
-        ])
-        let runtime = try await HeraldRuntime.make(
-            environment: environment, catalog: catalog, options: options, sink: LogTopicSink(),
-            registry: PrometheusCollectorRegistry(), logger: logger)
+        var configuration = HeraldConfiguration(
+            instanceID: "bench", dataDirectory: directory.path,
+            tokenKey: .init(Secrets.developmentTokenKey, isDevelopment: true),
+            jwtSecret: .init(Secrets.developmentJWTSecret, isDevelopment: true))
+        configuration.stages = [.match, .compose, .reader]
+        configuration.httpHost = "127.0.0.1"
+        configuration.httpPort = 0
+        let runtime = try await HeraldApp.buildRuntime(
+            configuration, environment: environment, catalog: catalog, logSink: LogTopicSink(), logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }
             let codec = WireCodec()
@@ -96,7 +99,7 @@ struct PipelineBenchmark {
                                        value: try codec.encode(subscription))
             }
             _ = try await runtime.producer.send(subscriptionMessages)
-            guard let store = runtime.parts.store, let table = runtime.parts.table else {
+            guard let store = runtime.store, let table = runtime.table else {
                 throw CommandFailure.runtime("the pipeline stages did not start")
             }
             while table.count < subscriptions { try await Task.sleep(for: .milliseconds(50)) }
@@ -130,7 +133,7 @@ struct PipelineBenchmark {
             }
             sent = try await producing.value
             let pairs = zip(sent, arrivals).map { $0.duration(to: $1) }
-            await runtime.group.triggerGracefulShutdown()
+            await runtime.triggerGracefulShutdown()
             try await tasks.waitForAll()
             guard stored >= changes else { throw CommandFailure.runtime("only \(stored) of \(changes) notifications arrived") }
             return (Double(changes) / started.duration(to: finished).seconds, pairs)

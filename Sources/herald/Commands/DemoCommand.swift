@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
@@ -44,14 +45,15 @@ struct DemoCommand: AsyncParsableCommand {
             let localizations = URL(fileURLWithPath: samples).appendingPathComponent("localizations").path
             if FileManager.default.fileExists(atPath: localizations) { arguments += ["--localizations", localizations] }
             let options = try RunOptions.parse(arguments)
-            let runtime = try await HeraldRuntime.make(
-                environment: environment, catalog: catalog, options: options, sink: sink, registry: registry, logger: logger)
+            let runtime = try await HeraldApp.buildRuntime(
+                try options.configuration(embedded: true), environment: environment, catalog: catalog, logSink: sink,
+                registry: registry, logger: logger)
             say("2. Stages running: \(runtime.stages.map(\.rawValue).joined(separator: ", ")); HTTP API on 127.0.0.1")
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await runtime.run() }
                 let script = DemoScript(runtime: runtime, environment: environment, catalog: catalog, logger: logger, waitSeconds: waitSeconds)
                 try await script.play(subscriptions: subscriptions, changes: changes, users: users)
-                await runtime.group.triggerGracefulShutdown()
+                await runtime.triggerGracefulShutdown()
                 try await tasks.waitForAll()
             }
             say("\nDone in \(started.duration(to: .now).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))).")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
@@ -70,7 +71,7 @@ struct DemoScript {
 
     private func httpPort() async throws -> Int {
         for _ in 0..<200 {
-            if let port = runtime.parts.httpPort { return port }
+            if let port = runtime.httpPort { return port }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw CommandFailure.runtime("the HTTP server did not start")

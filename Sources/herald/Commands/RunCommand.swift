@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldAPI
+import HeraldApp
 import HeraldKafka
 import HeraldPipeline
 import HeraldReader
@@ -38,14 +39,11 @@ struct RunCommand: AsyncParsableCommand {
         try await reportingFailures {
             try await preflight()
             let properties = try kafka.extraProperties()
-            var options = options
+            // The embedded broker keeps nothing after exit; neither does its reader store.
             let temporaryDataDir = kafka.brokers == nil && options.dataDir == nil
-            if temporaryDataDir {
-                // The embedded broker keeps nothing after exit; neither does its reader store.
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString)")
-                options.dataDir = directory.path
-            }
-            defer { if temporaryDataDir, let dataDir = options.dataDir { try? FileManager.default.removeItem(atPath: dataDir) } }
+                ? FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString)").path : nil
+            defer { if let temporaryDataDir { try? FileManager.default.removeItem(atPath: temporaryDataDir) } }
+            let configuration = try options.configuration(embedded: kafka.brokers == nil, dataDirectory: temporaryDataDir)
             let environment: KafkaEnvironment
             if let brokers = kafka.brokers {
                 environment = KafkaEnvironment(brokers: brokers, extraProperties: properties, logger: logger)
@@ -55,11 +53,13 @@ struct RunCommand: AsyncParsableCommand {
             }
             let runtime: HeraldRuntime
             do {
-                runtime = try await HeraldRuntime.make(
-                    environment: environment, catalog: kafka.catalog(layout), options: options,
-                    sink: sink, registry: registry, logger: logger)
+                runtime = try await HeraldApp.buildRuntime(
+                    configuration, environment: environment, catalog: kafka.catalog(layout), logSink: sink,
+                    registry: registry, logger: logger)
             } catch let error as KafkaError {
                 throw CommandFailure.runtime("cannot prepare Herald's topics on \(environment.bootstrapServers): \(error)")
+            } catch let error as HeraldAppError {
+                throw error.commandFailure
             }
             logger.info("herald running", metadata: [
                 "bootstrap": .string(environment.bootstrapServers),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HeraldApp
 import HeraldPipeline
 
 /// What `herald run` starts.
@@ -99,5 +100,41 @@ struct RunOptions: ParsableArguments {
     /// `--asset-grace-period` as a duration.
     func assetGracePeriodDuration() throws -> Duration {
         try DurationArgument.parse(assetGracePeriod, option: "--asset-grace-period")
+    }
+
+    /// The process's configuration. The secrets, needed only when the reader runs, come from
+    /// the flags, then the environment, then (embedded broker only) the development values;
+    /// `dataDirectory` overrides `--data-dir` (the caller's temporary directory on the
+    /// embedded broker).
+    func configuration(embedded: Bool, dataDirectory: String? = nil) throws -> HeraldConfiguration {
+        var configuration = HeraldConfiguration(
+            instanceID: instanceID, dataDirectory: dataDirectory ?? self.dataDirectory(embedded: embedded) ?? "var/herald")
+        if try selectedStages().contains(.reader) {
+            let tokenKey = try Secrets.tokenKey(self.tokenKey, embedded: embedded)
+            let jwtSecret = try Secrets.jwtSecret(self.jwtSecret, embedded: embedded)
+            configuration.tokenKey = .init(tokenKey.value, isDevelopment: tokenKey.development)
+            configuration.jwtSecret = .init(jwtSecret.value, isDevelopment: jwtSecret.development)
+        }
+        configuration.stages = try selectedStages()
+        configuration.staticInstanceID = staticInstanceID
+        configuration.exactlyOnce = exactlyOnce
+        configuration.httpHost = httpHost
+        configuration.httpPort = httpPort
+        configuration.localizations = try localizations.map { try LocalizationDirectory.load($0) }
+        configuration.shutdownTimeout = try shutdownTimeoutDuration()
+        configuration.assetGracePeriod = try assetGracePeriodDuration()
+        return configuration
+    }
+}
+
+extension HeraldAppError {
+    /// The failure `herald run` reports, naming the flag of the setting.
+    var commandFailure: CommandFailure {
+        let flag = switch setting {
+        case .tokenKey: "--token-key"
+        case .jwtSecret: "--jwt-secret"
+        case .dataDirectory: "--data-dir"
+        }
+        return .invalidInput("\(flag): \(reason)")
     }
 }

@@ -1,0 +1,51 @@
+import HeraldAPI
+import HeraldKafka
+import HeraldPipeline
+import HeraldReader
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+extension StageFactory {
+    /// The HTTP API (docs/ARCHITECTURE.md §7) of a process that runs the reader: adds its
+    /// routes to `router` and returns the services it needs besides the HTTP server — the
+    /// schedule table's follower and the stream closer.
+    func makeAPI(
+        on router: Router<BasicRequestContext>, store: NotificationStore, table: SubscriptionTable, notifier: StreamNotifier
+    ) async throws -> [any Service] {
+        var services: [any Service] = [StreamCloser(notifier: notifier)]
+        let schedules = ScheduleTable()
+        services.append(CompactedTopicFollower(
+            name: "api-schedules", consumer: try ungroupedConsumer("api-schedules"), producer: sharedProducer,
+            topic: catalog.name(TopicCatalog.schedules), partitions: catalog.partitions,
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), deadLetterStage: "api.schedules",
+            readiness: readiness, logger: logger, onReady: { schedules.gate.open() },
+            apply: { message throws(Rejection.Reason) in try schedules.apply(message) }))
+        guard let jwtSecret = configuration.jwtSecret else { throw HeraldAppError(.jwtSecret, "is required to run the API") }
+        if jwtSecret.isDevelopment {
+            logger.warning("API bearer tokens use the development secret; set --jwt-secret or $HERALD_JWT_SECRET")
+        }
+        let authenticator: APIAuthenticator
+        do {
+            authenticator = try await APIAuthenticator(secret: jwtSecret.value)
+        } catch {
+            throw HeraldAppError(.jwtSecret, error.reason)
+        }
+        let api = HeraldAPI(
+            store: store, badges: StoreBadges(store: store),
+            publisher: KafkaHeraldPublisher(producer: sharedProducer, catalog: catalog, table: table, schedules: schedules),
+            directory: table, schedules: schedules, notifier: notifier, authenticator: authenticator)
+        api.addRoutes(to: router)
+        return services
+    }
+}
+
+/// Ends the API's event streams when graceful shutdown begins, so the HTTP server can stop.
+struct StreamCloser: Service {
+    let notifier: StreamNotifier
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        notifier.finish()
+    }
+}

@@ -1,0 +1,92 @@
+import HeraldAPI
+import HeraldKafka
+import HeraldPipeline
+import HeraldReader
+import Hummingbird
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+/// Herald's composition root: the one place where stages, the reader, the HTTP API and
+/// the operations routes are put together. `herald run`, `herald demo`, the benchmarks and
+/// the end-to-end tests all build their process here.
+public enum HeraldApp {
+    /// Ensures the catalog's topics, then builds every service of the configured stages —
+    /// in dependency order: match (its subscription table), compose, schedule, assets, the
+    /// reader (its store), then the HTTP API over the store, which shares the match
+    /// stage's table when both run here.
+    ///
+    /// - Parameters:
+    ///   - logSink: what the log handler collected, shipped to the `logs` topic; `nil`: no shipping.
+    ///   - registry: the metrics served on `/metrics`.
+    /// - Throws: `HeraldAppError` for a setting Herald cannot run with; `KafkaError` when
+    ///   the topics cannot be prepared.
+    public static func buildRuntime(
+        _ configuration: HeraldConfiguration, environment: KafkaEnvironment, catalog: TopicCatalog,
+        logSink: LogTopicSink? = nil, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger
+    ) async throws -> HeraldRuntime {
+        let deadline = ShutdownDeadline(timeout: configuration.shutdownTimeout, logger: logger, exit: configuration.exit)
+        let ensured = try await environment.ensureTopics(catalog)
+        logger.info("topics ready", metadata: [
+            "count": .stringConvertible(ensured.count), "created": .stringConvertible(ensured.filter(\.created).count),
+        ])
+        let producer = try KafkaProducer(
+            configuration: environment.producerConfiguration(clientID: "herald-\(configuration.instanceID)"), logger: logger)
+        let readiness = Readiness()
+        let factory = StageFactory(
+            environment: environment, catalog: catalog, configuration: configuration, readiness: readiness,
+            logger: logger, sharedProducer: producer)
+        let stages = HeraldStage.allCases.filter(configuration.stages.contains)
+        var services: [any Service] = []
+        if let logSink {
+            services.append(LogShipper(
+                sink: logSink, producer: producer, topic: catalog.name(TopicCatalog.logs), instance: configuration.instanceID))
+        }
+        let match = stages.contains(.match) ? try factory.makeMatch() : nil
+        services += match?.services ?? []
+        if stages.contains(.compose) { services += try factory.makeCompose() }
+        if stages.contains(.schedule) { services += try factory.makeSchedule() }
+        if stages.contains(.assets) { services += try factory.makeAssets() }
+        let notifier = StreamNotifier()
+        let reader = stages.contains(.reader) ? try factory.makeReader(notifier: notifier) : nil
+        services += reader?.services ?? []
+
+        let router = Router()
+        // Before any route: Hummingbird applies a middleware to the routes added after it.
+        router.add(middleware: ErrorBodyMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        OperationsRoutes.add(to: router, readiness: readiness, registry: registry)
+        var table = match?.table
+        if let store = reader?.store {
+            let apiTable: SubscriptionTable
+            if let shared = match?.table {
+                apiTable = shared
+            } else {
+                let (own, loader) = try factory.subscriptionTable(consumer: "api-table")
+                apiTable = own
+                services.append(loader)
+            }
+            table = apiTable
+            services += try await factory.makeAPI(on: router, store: store, table: apiTable, notifier: notifier)
+        }
+        let listening = ListeningPort()
+        services.append(Application(
+            router: router,
+            server: .http1(configuration: HeraldAPI.httpConfiguration),
+            configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: "herald"),
+            onServerRunning: { channel in listening.set(channel.localAddress?.port) },
+            logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services.map { .init(service: deadline.tracking($0, name: String(describing: type(of: $0)))) }
+                + [.init(service: deadline, successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [], logger: logger)
+        // After this, services are cancelled. `maximumCancellationDuration` stays unset: it
+        // ends in `fatalError`; the deadline's own timer exits instead, naming what it abandons.
+        groupConfiguration.maximumGracefulShutdownDuration = deadline.gracefulShare
+        return HeraldRuntime(
+            environment: environment, catalog: catalog, producer: producer, readiness: readiness, stages: stages,
+            store: reader?.store, table: table, group: ServiceGroup(configuration: groupConfiguration),
+            deadline: deadline, listening: listening)
+    }
+}
