@@ -2,27 +2,43 @@ import Foundation
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
-import HeraldReader
 import Logging
-import Prometheus
 
 /// Record changes per second from `record-changes` to rows in the reader store (match →
 /// compose → reader in one process on the embedded broker), next to a raw consume→produce
 /// pass-through of the same number of messages on the same broker in the same run.
-struct PipelineBenchmark {
-    struct Result {
-        var passThrough: Double
-        var pipeline: Double
-        var p50: Duration
-        var p99: Duration
+public struct PipelineBenchmark: Sendable {
+    /// Both paths' rates, and the pipeline's latency from produce to stored row.
+    public struct Result: Sendable {
+        public var passThrough: Double
+        public var pipeline: Double
+        public var p50: Duration
+        public var p99: Duration
     }
 
     let changes: Int
     let subscriptions: Int
     let partitions: Int32
     let logger: Logger
+    let build: BenchmarkedPipeline.Builder
 
-    func run() async throws -> Result {
+    /// - Parameters:
+    ///   - changes: record changes to push through; `subscriptions`: registered first (each
+    ///     change fires one); `partitions`: of every topic.
+    ///   - build: builds the match, compose and reader stages under measurement.
+    public init(
+        changes: Int, subscriptions: Int, partitions: Int32, logger: Logger, build: @escaping BenchmarkedPipeline.Builder
+    ) {
+        self.changes = changes
+        self.subscriptions = subscriptions
+        self.partitions = partitions
+        self.logger = logger
+        self.build = build
+    }
+
+    /// Measures the pass-through, then the pipeline, on one embedded broker.
+    /// - Throws: `BenchmarkError` when notifications do not arrive.
+    public func run() async throws -> Result {
         let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
         let baseline = try await passThrough(environment)
         let (rate, latencies) = try await pipeline(environment)
@@ -76,13 +92,7 @@ struct PipelineBenchmark {
         let catalog = TopicCatalog(prefix: "bench.", partitions: partitions)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let options = try RunOptions.parse([
-            "--stages", "match,compose,reader", "--http-port", "0", "--http-host", "127.0.0.1", "--instance-id", "bench",
-            "--data-dir", directory.path,
-        ])
-        let runtime = try await HeraldRuntime.make(
-            environment: environment, catalog: catalog, options: options, sink: LogTopicSink(),
-            registry: PrometheusCollectorRegistry(), logger: logger)
+        let runtime = try await build(environment, catalog, directory.path, logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }
             let codec = WireCodec()
@@ -96,10 +106,7 @@ struct PipelineBenchmark {
                                        value: try codec.encode(subscription))
             }
             _ = try await runtime.producer.send(subscriptionMessages)
-            guard let store = runtime.parts.store, let table = runtime.parts.table else {
-                throw CommandFailure.runtime("the pipeline stages did not start")
-            }
-            while table.count < subscriptions { try await Task.sleep(for: .milliseconds(50)) }
+            while runtime.subscriptionCount() < subscriptions { try await Task.sleep(for: .milliseconds(50)) }
             let started = ContinuousClock.now
             var sent: [ContinuousClock.Instant] = []
             let producing = Task {
@@ -120,7 +127,7 @@ struct PipelineBenchmark {
             let deadline = started + .seconds(600)
             while stored < changes, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
-                let count = try await store.stats().notifications
+                let count = try await runtime.storedNotifications()
                 if count > stored {
                     let now = ContinuousClock.now
                     arrivals += Array(repeating: now, count: count - stored)
@@ -130,14 +137,15 @@ struct PipelineBenchmark {
             }
             sent = try await producing.value
             let pairs = zip(sent, arrivals).map { $0.duration(to: $1) }
-            await runtime.group.triggerGracefulShutdown()
+            await runtime.shutdown()
             try await tasks.waitForAll()
-            guard stored >= changes else { throw CommandFailure.runtime("only \(stored) of \(changes) notifications arrived") }
+            guard stored >= changes else { throw BenchmarkError("only \(stored) of \(changes) notifications arrived") }
             return (Double(changes) / started.duration(to: finished).seconds, pairs)
         }
     }
 
-    static func table(_ result: Result, changes: Int, subscriptions: Int, partitions: Int32) -> String {
+    /// The Markdown table `herald bench pipeline` prints.
+    public static func table(_ result: Result, changes: Int, subscriptions: Int, partitions: Int32) -> String {
         """
         Pipeline, one process, embedded broker: \(changes) record changes, \(subscriptions) subscriptions (each change fires one),
         \(partitions) partitions. pass-through = consume + produce each message, acknowledged (same broker, same run);
@@ -154,8 +162,4 @@ struct PipelineBenchmark {
         let text = String(format: "%.0f ms", duration.seconds * 1000)
         return String(repeating: " ", count: max(0, 11 - text.count)) + text
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
