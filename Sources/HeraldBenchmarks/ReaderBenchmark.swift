@@ -1,13 +1,11 @@
 import Foundation
 import HeraldAPI
-import HeraldMatcher
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Fetches per second and latency of `POST …/notifications/changes` on loopback under
 /// concurrent clients (`wrk`, a separate process), next to `GET /health/live` on the same
@@ -180,39 +178,5 @@ public struct ReaderBenchmark {
             \(row("GET /health/live (baseline)", result.health))
             \(row("POST …/notifications/changes", result.fetch))
             """
-    }
-}
-
-private struct NoPublisher: HeraldPublisher {
-    func publish(subscription: Subscription) async throws {}
-    func deleteSubscription(_ subscription: Subscription) async throws {}
-    func publish(read: NotificationRead) async throws {}
-    func publish(badgeReset: BadgeReset) async throws {}
-    func publish(schedule: Schedule) async throws {}
-    func deleteSchedule(_ schedule: Schedule) async throws {}
-    func publish(location: DeviceLocation) async throws {}
-}
-
-private struct NoSchedules: ScheduleDirectory {
-    func schedule(forKey key: String) -> Schedule? { nil }
-    func schedules(recipient: String, container: String) -> [Schedule] { [] }
-}
-
-private struct NoDirectory: SubscriptionDirectory {
-    func subscription(forKey key: String) -> Subscription? { nil }
-    func subscriptions(container: String, database: DatabaseScope, owner: String) -> [Subscription] { [] }
-    func validate(_ subscription: Subscription) throws(MatcherError) {}
-}
-
-/// The server's port, once it listens.
-private final class PortBox: Sendable {
-    private let value = Mutex<Int?>(nil)
-    func set(_ port: Int?) { value.withLock { $0 = port } }
-    func wait() async throws -> Int {
-        for _ in 0..<200 {
-            if let port = value.withLock({ $0 }) { return port }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw BenchmarkError("the benchmark's HTTP server did not start")
     }
 }
