@@ -113,10 +113,29 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // `herald bench …`: each benchmark with its same-run baseline (`make bench`).
+        .target(
+            name: "HeraldBenchmarks",
+            dependencies: [
+                "CRdKafka",
+                "HeraldKafka",
+                "HeraldModel",
+                "HeraldMatcher",
+                "HeraldPayload",
+                "HeraldReader",
+                "HeraldAPI",
+                "HeraldPipeline",
+                "HeraldApp",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .executableTarget(
             name: "herald",
             dependencies: [
                 "HeraldApp",
+                "HeraldBenchmarks",
                 "HeraldPipeline",
                 "HeraldKafka",
                 "HeraldModel",

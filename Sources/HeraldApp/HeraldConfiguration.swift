@@ -17,6 +17,12 @@ public struct HeraldConfiguration: Sendable {
             self.value = value
             self.isDevelopment = isDevelopment
         }
+
+        /// The development value: 32 bytes, hex — a key and a secret at once. Only for the
+        /// embedded broker, the demo and benchmarks; never with a real cluster.
+        public static let development = Secret(String(repeating: "68657261", count: 8), isDevelopment: true)
+        /// The development JWT secret `herald run` uses on the embedded broker.
+        public static let developmentJWT = Secret("herald-development-secret-not-for-production-use", isDevelopment: true)
     }
 
     /// The stages this process runs. Default: all.

@@ -28,6 +28,11 @@ enum MatchRules {
         }
     }
 
+    /// A query subscription limited to one zone sees only that zone's changes.
+    static func watchesZone(_ candidate: IndexedSubscription, of change: RecordChange) -> Bool {
+        candidate.subscription.zoneID.map { $0 == change.zoneID } ?? true
+    }
+
     /// The owners whose database subscriptions see this change: in the private database the
     /// zone owner, except for the default zone; in the shared database every participant.
     static func databaseAudience(_ change: RecordChange) -> [String] {

@@ -9,25 +9,6 @@ import HeraldModel
 /// tokens, geo cells); only the candidates this yields, plus the bucket's residuals, are
 /// evaluated. Zone subscriptions are bucketed by zone, database subscriptions by owner.
 public struct SubscriptionIndex: Sendable {
-    private struct QueryBucket: Hashable {
-        var container: String
-        var database: DatabaseScope
-        var recordType: String
-        /// The owner in private databases (only zones they own are visible); `nil` in public.
-        var owner: String?
-    }
-
-    private struct ZoneBucket: Hashable {
-        var container: String
-        var zone: ZoneID
-    }
-
-    private struct DatabaseBucket: Hashable {
-        var container: String
-        var database: DatabaseScope
-        var owner: String
-    }
-
     public let rules: SubscriptionRules
     /// By identity (`Subscription.partitionKey`: container, database, owner, ID).
     private var byKey: [String: IndexedSubscription] = [:]
@@ -79,9 +60,9 @@ public struct SubscriptionIndex: Sendable {
         byKey[prepared.key] = prepared
         definitions[SubscriptionRules.definition(subscription).hashValue, default: []].append(prepared.key)
         switch subscription.subscriptionType {
-        case .query: mutateQueries(queryBucket(subscription)) { $0.insert(prepared) }
-        case .zone: zones[zoneBucket(subscription), default: [:]][prepared.key] = prepared
-        case .database: databases[databaseBucket(subscription), default: [:]][prepared.key] = prepared
+        case .query: mutateQueries(QueryBucket(subscription)) { $0.insert(prepared) }
+        case .zone: zones[ZoneBucket(subscription), default: [:]][prepared.key] = prepared
+        case .database: databases[DatabaseBucket(subscription), default: [:]][prepared.key] = prepared
         }
     }
 
@@ -94,9 +75,9 @@ public struct SubscriptionIndex: Sendable {
         if definitions[hash]?.isEmpty == true { definitions[hash] = nil }
         switch subscription.subscriptionType {
         case .query:
-            mutateQueries(queryBucket(subscription)) { $0.remove(key: key) }
-        case .zone: Self.remove(key, from: &zones, bucket: zoneBucket(subscription))
-        case .database: Self.remove(key, from: &databases, bucket: databaseBucket(subscription))
+            mutateQueries(QueryBucket(subscription)) { $0.remove(key: key) }
+        case .zone: Self.remove(key, from: &zones, bucket: ZoneBucket(subscription))
+        case .database: Self.remove(key, from: &databases, bucket: DatabaseBucket(subscription))
         }
     }
 
@@ -125,27 +106,24 @@ public struct SubscriptionIndex: Sendable {
     /// Calls `body` with every subscription the change fires, with the kind of notification
     /// and, for query subscriptions, the reason (docs/cloudkit-behaviour.md §1); in no particular order.
     public func forEachFired(by change: RecordChange, _ body: (FiredSubscription) -> Void) {
-        let zoneOwner = change.zoneID.ownerRecordName
-        let owner: String? = change.database == .public ? nil : zoneOwner
-        if let entries = queries[QueryBucket(container: change.container, database: change.database, recordType: change.recordType, owner: owner)] {
+        if let entries = queries[QueryBucket(change)] {
             let slots = usesPredicateIndex
                 ? entries.candidates(change.fields, previous: change.previousFields)
                 : entries.subscriptions.indices.map(Int32.init)
             for slot in slots {
                 guard let candidate = entries.subscriptions[Int(slot)] else { continue }
-                if let zone = candidate.subscription.zoneID, zone != change.zoneID { continue }
+                guard MatchRules.watchesZone(candidate, of: change) else { continue }
                 guard let reason = MatchRules.reason(candidate, change) else { continue }
                 body(FiredSubscription(subscription: candidate, notificationType: .query, reason: reason))
             }
         }
-        if change.database == .private, let bucket = zones[ZoneBucket(container: change.container, zone: change.zoneID)] {
-            for candidate in bucket.values where candidate.subscription.ownerRecordName == zoneOwner {
+        if change.database == .private, let bucket = zones[ZoneBucket(change)] {
+            for candidate in bucket.values where candidate.subscription.ownerRecordName == change.zoneID.ownerRecordName {
                 body(FiredSubscription(subscription: candidate, notificationType: .recordZone, reason: nil))
             }
         }
         for recipient in MatchRules.databaseAudience(change) {
-            let bucket = DatabaseBucket(container: change.container, database: change.database, owner: recipient)
-            for candidate in databases[bucket]?.values ?? [:].values {
+            for candidate in databases[DatabaseBucket(change, recipient: recipient)]?.values ?? [:].values {
                 body(FiredSubscription(subscription: candidate, notificationType: .database, reason: nil))
             }
         }
@@ -161,20 +139,6 @@ public struct SubscriptionIndex: Sendable {
         }
     }
 
-    private func queryBucket(_ subscription: Subscription) -> QueryBucket {
-        QueryBucket(
-            container: subscription.container, database: subscription.database,
-            recordType: subscription.query?.recordType ?? "",
-            owner: subscription.database == .public ? nil : subscription.ownerRecordName)
-    }
-
-    private func zoneBucket(_ subscription: Subscription) -> ZoneBucket {
-        ZoneBucket(container: subscription.container, zone: subscription.zoneID ?? ZoneID(zoneName: "", ownerRecordName: ""))
-    }
-
-    private func databaseBucket(_ subscription: Subscription) -> DatabaseBucket {
-        DatabaseBucket(container: subscription.container, database: subscription.database, owner: subscription.ownerRecordName)
-    }
 }
 
 /// One subscription a change fires: what `SubscriptionIndex.forEachFired` reports, cheaper

@@ -116,7 +116,7 @@ struct PayloadCommand: AsyncParsableCommand {
             }
             let matches = index.matches(for: recordChange)
             guard !matches.isEmpty else {
-                let reason = FiringDiagnosis.reason(value, recordChange, cloudKitRules: cloudkit)
+                let reason = (try? index.explain(value, recordChange))?.map(\.explanation) ?? "it fires for no recipient"
                 throw CommandFailure.invalidInput(
                     "subscription '\(value.subscriptionID)' does not fire for change '\(recordChange.changeID)': \(reason)")
             }

@@ -1,12 +1,13 @@
 import Foundation
+import HeraldApp
 
 /// The two secrets a reader needs, from flags, then the environment, then — only on the
 /// embedded broker — fixed development values (logged as such).
 enum Secrets {
     /// A development change-token key: 32 bytes, hex. Never used with `--brokers`.
-    static let developmentTokenKey = String(repeating: "68657261", count: 8)
+    static let developmentTokenKey = HeraldConfiguration.Secret.development.value
     /// A development JWT secret. Never used with `--brokers`.
-    static let developmentJWTSecret = "herald-development-secret-not-for-production-use"
+    static let developmentJWTSecret = HeraldConfiguration.Secret.developmentJWT.value
 
     static func tokenKey(_ flag: String?, embedded: Bool) throws -> (value: String, development: Bool) {
         try pick(flag, environment: "HERALD_TOKEN_KEY", development: developmentTokenKey, embedded: embedded, name: "--token-key")

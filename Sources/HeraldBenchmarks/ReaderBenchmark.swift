@@ -1,23 +1,22 @@
 import Foundation
 import HeraldAPI
-import HeraldMatcher
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 
 /// Fetches per second and latency of `POST …/notifications/changes` on loopback under
 /// concurrent clients (`wrk`, a separate process), next to `GET /health/live` on the same
 /// server in the same run (the HTTP stack's own ceiling).
-struct ReaderBenchmark {
-    struct Load {
-        var requestsPerSecond: Double
-        var p50: String
-        var p99: String
-        var errors: String?
+public struct ReaderBenchmark {
+    /// What wrk measured for one request.
+    public struct Load: Sendable {
+        public var requestsPerSecond: Double
+        public var p50: String
+        public var p99: String
+        public var errors: String?
     }
 
     let users: Int
@@ -28,9 +27,24 @@ struct ReaderBenchmark {
     let logger: Logger
     static let container = "iCloud.bench"
 
-    func run() async throws -> (health: Load, fetch: Load) {
+    /// - Parameters:
+    ///   - users: users with a notification stream, `perUser` notifications each.
+    ///   - connections: wrk's concurrent connections; `seconds`: per measurement.
+    ///   - pageSize: the `resultsLimit` of each fetch.
+    public init(users: Int, perUser: Int, connections: Int, seconds: Int, pageSize: Int, logger: Logger) {
+        self.users = users
+        self.perUser = perUser
+        self.connections = connections
+        self.seconds = seconds
+        self.pageSize = pageSize
+        self.logger = logger
+    }
+
+    /// Fills a store, serves it on loopback and loads it with wrk.
+    /// - Throws: `BenchmarkError` when wrk is missing or gives no rate.
+    public func run() async throws -> (health: Load, fetch: Load) {
         guard let wrk = Self.which("wrk") else {
-            throw CommandFailure.runtime("herald bench reader needs wrk (apt-get install wrk)")
+            throw BenchmarkError("herald bench reader needs wrk (apt-get install wrk)")
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-reader-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,6 +54,8 @@ struct ReaderBenchmark {
             path: directory.appendingPathComponent("reader.sqlite").path, tokenSigner: signer,
             retention: RetentionPolicy(maxCount: max(1000, perUser), maxAge: .seconds(86_400 * 365 * 10)))
         try await fill(store)
+        // TODO(issue 12): use HeraldApp.buildRuntime: the store, the API and its routes below
+        // are wired by hand, not as `herald run` wires them.
         let authenticator = try await APIAuthenticator(secret: String(repeating: "b", count: 40))
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store), publisher: NoPublisher(),
@@ -106,8 +122,11 @@ struct ReaderBenchmark {
             """
     }
 
+    /// wrk's threads: two, one per core, but never more than connections (wrk refuses that).
+    static func threads(_ connections: Int) -> Int { min(2, connections) }
+
     static func load(_ wrk: String, url: String, script: String?, connections: Int, seconds: Int) throws -> Load {
-        var arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"]
+        var arguments = ["-t\(threads(connections))", "-c\(connections)", "-d\(seconds)s", "--latency"]
         if let script { arguments += ["-s", script] }
         arguments.append(url)
         let process = Process()
@@ -125,7 +144,7 @@ struct ReaderBenchmark {
                 .map { String($0.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces) }
         }
         guard let rate = field("Requests/sec:").flatMap(Double.init) else {
-            throw CommandFailure.runtime("wrk gave no rate:\n\(output)")
+            throw BenchmarkError("wrk gave no rate:\n\(output)")
         }
         let errors = [field("Non-2xx or 3xx responses:").map { "non-2xx \($0)" }, field("Socket errors:")].compactMap { $0 }
         return Load(requestsPerSecond: rate, p50: field("50%") ?? "?", p99: field("99%") ?? "?",
@@ -140,7 +159,8 @@ struct ReaderBenchmark {
         return nil
     }
 
-    func table(_ result: (health: Load, fetch: Load)) -> String {
+    /// The Markdown table `herald bench reader` prints.
+    public func table(_ result: (health: Load, fetch: Load)) -> String {
         func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
             let fill = String(repeating: " ", count: max(0, width - text.count))
             return left ? text + fill : fill + text
@@ -150,7 +170,7 @@ struct ReaderBenchmark {
                 + "\(pad(load.p50, 7)) | \(pad(load.p99, 7)) | \(load.errors ?? "none") |"
         }
         return """
-            Reader API on loopback, wrk -t2 -c\(connections) -d\(seconds)s (a separate process on the same 2 cores),
+            Reader API on loopback, wrk -t\(Self.threads(connections)) -c\(connections) -d\(seconds)s (a separate process on the same 2 cores),
             \(users) users × \(perUser) notifications in SQLite (WAL); each fetch: a random user's bearer token, resultsLimit \(pageSize).
 
             | request                              | req/s     | p50     | p99     | errors |
@@ -158,39 +178,5 @@ struct ReaderBenchmark {
             \(row("GET /health/live (baseline)", result.health))
             \(row("POST …/notifications/changes", result.fetch))
             """
-    }
-}
-
-private struct NoPublisher: HeraldPublisher {
-    func publish(subscription: Subscription) async throws {}
-    func deleteSubscription(_ subscription: Subscription) async throws {}
-    func publish(read: NotificationRead) async throws {}
-    func publish(badgeReset: BadgeReset) async throws {}
-    func publish(schedule: Schedule) async throws {}
-    func deleteSchedule(_ schedule: Schedule) async throws {}
-    func publish(location: DeviceLocation) async throws {}
-}
-
-private struct NoSchedules: ScheduleDirectory {
-    func schedule(forKey key: String) -> Schedule? { nil }
-    func schedules(recipient: String, container: String) -> [Schedule] { [] }
-}
-
-private struct NoDirectory: SubscriptionDirectory {
-    func subscription(forKey key: String) -> Subscription? { nil }
-    func subscriptions(container: String, database: DatabaseScope, owner: String) -> [Subscription] { [] }
-    func validate(_ subscription: Subscription) throws(MatcherError) {}
-}
-
-/// The server's port, once it listens.
-private final class PortBox: Sendable {
-    private let value = Mutex<Int?>(nil)
-    func set(_ port: Int?) { value.withLock { $0 = port } }
-    func wait() async throws -> Int {
-        for _ in 0..<200 {
-            if let port = value.withLock({ $0 }) { return port }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw CommandFailure.runtime("the benchmark's HTTP server did not start")
     }
 }

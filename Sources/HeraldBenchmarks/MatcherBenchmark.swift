@@ -4,18 +4,27 @@ import HeraldModel
 
 /// Changes matched per second on one core against a realistic subscription mix, with the
 /// index and with a scan of every subscription (the baseline, same run).
-struct MatcherBenchmark {
-    struct Row {
-        var subscriptions: Int
-        var indexed: Double
-        var withMessages: Double
-        var scanned: Double?
-        var bytesPerSubscription: Double
-        var matchesPerChange: Double
+public struct MatcherBenchmark {
+    /// The measurements at one subscription count.
+    public struct Row: Sendable {
+        public var subscriptions: Int
+        public var indexed: Double
+        public var withMessages: Double
+        public var scanned: Double?
+        public var bytesPerSubscription: Double
+        public var matchesPerChange: Double
     }
 
     let changes: Int
     let scanLimit: Int
+
+    /// - Parameters:
+    ///   - changes: changes matched per size (the scan baseline uses fewer at large sizes).
+    ///   - scanLimit: the largest size also measured by scanning every subscription.
+    public init(changes: Int, scanLimit: Int) {
+        self.changes = changes
+        self.scanLimit = scanLimit
+    }
 
     /// The mix: selective equality 40%, IN lists 20%, ranges 15%, BEGINSWITH 10%, token search 5%,
     /// geo radius 5%, and 5% in shapes outside CloudKit's indexable set (LIKE, ENDSWITH,
@@ -68,7 +77,9 @@ struct MatcherBenchmark {
             timestamp: 1_795_300_000_000)
     }
 
-    func run(sizes: [Int]) throws -> [Row] {
+    /// Builds an index of each size, then measures each.
+    /// - Throws: `BenchmarkError` when the index and the scan disagree.
+    public func run(sizes: [Int]) throws -> [Row] {
         // Every index is built (and measured) before any is matched, and all stay alive, so
         // memory freed by one phase is not reused by the next and skews no difference.
         var built: [(size: Int, spread: Int, index: SubscriptionIndex, bytes: Double, random: SplitMix)] = []
@@ -110,7 +121,7 @@ struct MatcherBenchmark {
                     return total + count
                 }
                 guard indexedFired == scanFired else {
-                    throw CommandFailure.runtime("index and scan disagree at \(size) subscriptions: \(indexedFired) vs \(scanFired) firings")
+                    throw BenchmarkError("index and scan disagree at \(size) subscriptions: \(indexedFired) vs \(scanFired) firings")
                 }
                 index.usesPredicateIndex = true
             }
@@ -133,12 +144,11 @@ struct MatcherBenchmark {
         var fired = 0
         let start = ContinuousClock.now
         for change in sample { fired += body(change) }
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (Double(sample.count) / seconds, fired)
+        return (Double(sample.count) / start.duration(to: .now).seconds, fired)
     }
 
-    static func table(_ rows: [Row]) -> String {
+    /// The Markdown table `herald bench matcher` prints.
+    public static func table(_ rows: [Row]) -> String {
         var lines = [
             "Matcher, one core, one (container, database, record type) bucket. Mix: equality 40%, IN 20%, range 15%,",
             "BEGINSWITH 10%, tokens 5%, geo radius 5%, beyond-CloudKit shapes (LIKE, ENDSWITH, substring, OR) 5%.",
@@ -163,17 +173,4 @@ struct MatcherBenchmark {
 
 private func pad(_ text: String, _ width: Int) -> String {
     String(repeating: " ", count: max(0, width - text.count)) + text
-}
-
-/// A seeded generator, so every run benchmarks the same data.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -4,11 +4,12 @@ import Logging
 
 /// Produce and consume throughput of `HeraldKafka` against `RawClientBaseline` on one
 /// embedded broker, interleaved round by round so both see the same machine state.
-struct KafkaBenchmark {
-    struct Result {
-        var path: String
-        var raw: Double
-        var herald: Double
+public struct KafkaBenchmark {
+    /// One path's best rate, raw and through HeraldKafka.
+    public struct Result: Sendable {
+        public var path: String
+        public var raw: Double
+        public var herald: Double
     }
 
     let messages: Int
@@ -19,7 +20,11 @@ struct KafkaBenchmark {
     let cluster: EmbeddedKafkaCluster
     let logger: Logger
 
-    init(messages: Int, size: Int, partitions: Int32, batchSize: Int, inFlight: Int, logger: Logger) throws {
+    /// Starts the embedded broker the runs share.
+    /// - Parameters:
+    ///   - messages: messages per run; `size`: value size in bytes; `batchSize` and `inFlight`:
+    ///     HeraldKafka's messages per send call and send calls at once.
+    public init(messages: Int, size: Int, partitions: Int32, batchSize: Int, inFlight: Int, logger: Logger) throws {
         self.batchSize = batchSize
         self.inFlight = inFlight
         self.messages = messages
@@ -34,7 +39,8 @@ struct KafkaBenchmark {
         ProducerConfiguration(bootstrapServers: cluster.bootstrapServers)
     }
 
-    func run(rounds: Int) async throws -> [Result] {
+    /// Runs each path `rounds` times, interleaved, and keeps the best rate of each.
+    public func run(rounds: Int) async throws -> [Result] {
         var produce = Result(path: "produce", raw: 0, herald: 0)
         var consume = Result(path: "consume", raw: 0, herald: 0)
         let value = [UInt8](repeating: UInt8(ascii: "x"), count: size)
@@ -45,7 +51,7 @@ struct KafkaBenchmark {
                 let delivered = try RawClientBaseline.produce(
                     bootstrapServers: cluster.bootstrapServers, topic: rawTopic, partitions: partitions,
                     count: messages, value: value, properties: producerSettings.properties)
-                guard delivered == messages else { throw BenchmarkFailure("raw produce delivered \(delivered) of \(messages)") }
+                guard delivered == messages else { throw BenchmarkError("raw produce delivered \(delivered) of \(messages)") }
             })
             let heraldTopic = try topic("herald-\(round)")
             produce.herald = max(produce.herald, try await measureAsync { try await produceWithHerald(topic: heraldTopic, value: Data(value)) })
@@ -56,7 +62,7 @@ struct KafkaBenchmark {
                 let bytes = try RawClientBaseline.consume(
                     bootstrapServers: cluster.bootstrapServers, topic: consumeTopic, partitions: partitions,
                     count: messages, properties: settings.properties)
-                guard bytes == messages * size else { throw BenchmarkFailure("raw consume read \(bytes / size) of \(messages)") }
+                guard bytes == messages * size else { throw BenchmarkError("raw consume read \(bytes / size) of \(messages)") }
             })
             consume.herald = max(consume.herald, try await measureAsync { try await consumeWithHerald(topic: consumeTopic, round: round) })
             logger.info("round \(round + 1) of \(rounds) done")
@@ -112,7 +118,7 @@ struct KafkaBenchmark {
             }
         }
         await consumer.close()
-        guard bytes == messages * size else { throw BenchmarkFailure("HeraldKafka consume read \(bytes / size) of \(messages)") }
+        guard bytes == messages * size else { throw BenchmarkError("HeraldKafka consume read \(bytes / size) of \(messages)") }
     }
 
     private func measure(_ body: () throws -> Void) throws -> Double {
@@ -128,12 +134,11 @@ struct KafkaBenchmark {
     }
 
     private func rate(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Double(messages) / seconds
+        Double(messages) / (ContinuousClock.now - start).seconds
     }
 
-    static func table(_ results: [Result], messages: Int, size: Int, partitions: Int32, rounds: Int) -> String {
+    /// The Markdown table `herald bench kafka` prints.
+    public static func table(_ results: [Result], messages: Int, size: Int, partitions: Int32, rounds: Int) -> String {
         var lines = [
             "Kafka throughput, embedded broker, \(messages) messages × \(size) B, \(partitions) partitions, best of \(rounds)",
             "",
@@ -148,9 +153,4 @@ struct KafkaBenchmark {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

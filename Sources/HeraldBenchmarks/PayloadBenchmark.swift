@@ -5,7 +5,7 @@ import HeraldPayload
 /// Notifications composed per second on one core — localized, formatted, the push encoded
 /// and fitted to its limit — for small, typical and oversized notifications, against the
 /// cost of only encoding the same notification with `WireCodec` (the baseline, same run).
-struct PayloadBenchmark {
+public struct PayloadBenchmark {
     /// One notification shape.
     struct Shape {
         var name: String
@@ -14,20 +14,26 @@ struct PayloadBenchmark {
         var catalog: LocalizationCatalog?
     }
 
-    struct Row {
-        var shape: String
-        var count: Int
-        var composed: Double
-        var composedAndEncoded: Double
-        var encodedOnly: Double
-        var payloadBytes: Int
-        var notificationBytes: Int
-        var pruned: Bool
+    /// The measurements of one shape.
+    public struct Row: Sendable {
+        public var shape: String
+        public var count: Int
+        public var composed: Double
+        public var composedAndEncoded: Double
+        public var encodedOnly: Double
+        public var payloadBytes: Int
+        public var notificationBytes: Int
+        public var pruned: Bool
     }
 
     /// Notifications per measurement; `nil`: calibrated to about 2 s per row.
     let count: Int?
     let composer = NotificationComposer()
+
+    /// - Parameter count: notifications per measurement; `nil`: calibrated to about 2 s per row.
+    public init(count: Int?) {
+        self.count = count
+    }
 
     /// Distinct matches per shape, cycled through, so no row measures one cached value.
     static let variants = 64
@@ -98,7 +104,9 @@ struct PayloadBenchmark {
         return try LocalizationCatalog(files: files, developmentLanguage: "en")
     }
 
-    func run() throws -> [Row] {
+    /// Measures every shape.
+    /// - Throws: `BenchmarkError` when a shape's payload exceeds its limit.
+    public func run() throws -> [Row] {
         try Self.shapes().map(measure)
     }
 
@@ -113,7 +121,7 @@ struct PayloadBenchmark {
         let sample = try compose(0)
         let limit = composer.limits.maxBytes
         guard sample.payload.count <= limit else {
-            throw CommandFailure.runtime("\(shape.name): payload of \(sample.payload.count) bytes over the limit of \(limit)")
+            throw BenchmarkError("\(shape.name): payload of \(sample.payload.count) bytes over the limit of \(limit)")
         }
         let sampleJSON = try codec.encode(sample.notification)
         let notifications = try (0..<shape.matches.count).map { try compose($0).notification }
@@ -162,11 +170,11 @@ struct PayloadBenchmark {
     private static func seconds(_ body: () throws -> Void) throws -> Double {
         let start = ContinuousClock.now
         try body()
-        let elapsed = start.duration(to: .now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return start.duration(to: .now).seconds
     }
 
-    static func table(_ rows: [Row]) -> String {
+    /// The Markdown table `herald bench payload` prints.
+    public static func table(_ rows: [Row]) -> String {
         var lines = [
             "Payload, one core, 64 distinct changes per shape cycled. small = body only; typical = title key + body key",
             "with 2 args + 3 desired keys + badge + sound, rendered in fr from an en/fr/de .strings catalog; oversized =",

@@ -3,19 +3,18 @@ import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
-import HeraldReader
 import Logging
-import Prometheus
 
 /// Record changes per second from `record-changes` to rows in the reader store (match →
 /// compose → reader in one process on the embedded broker), next to a raw consume→produce
 /// pass-through of the same number of messages on the same broker in the same run.
-struct PipelineBenchmark {
-    struct Result {
-        var passThrough: Double
-        var pipeline: Double
-        var p50: Duration
-        var p99: Duration
+public struct PipelineBenchmark: Sendable {
+    /// Both paths' rates, and the pipeline's latency from produce to stored row.
+    public struct Result: Sendable {
+        public var passThrough: Double
+        public var pipeline: Double
+        public var p50: Duration
+        public var p99: Duration
     }
 
     let changes: Int
@@ -23,7 +22,19 @@ struct PipelineBenchmark {
     let partitions: Int32
     let logger: Logger
 
-    func run() async throws -> Result {
+    /// - Parameters:
+    ///   - changes: record changes to push through; `subscriptions`: registered first (each
+    ///     change fires one); `partitions`: of every topic.
+    public init(changes: Int, subscriptions: Int, partitions: Int32, logger: Logger) {
+        self.changes = changes
+        self.subscriptions = subscriptions
+        self.partitions = partitions
+        self.logger = logger
+    }
+
+    /// Measures the pass-through, then the pipeline, on one embedded broker.
+    /// - Throws: `BenchmarkError` when notifications do not arrive.
+    public func run() async throws -> Result {
         let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
         let baseline = try await passThrough(environment)
         let (rate, latencies) = try await pipeline(environment)
@@ -77,10 +88,9 @@ struct PipelineBenchmark {
         let catalog = TopicCatalog(prefix: "bench.", partitions: partitions)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The match, compose and reader stages as `herald run --stages match,compose,reader` wires them.
         var configuration = HeraldConfiguration(
-            instanceID: "bench", dataDirectory: directory.path,
-            tokenKey: .init(Secrets.developmentTokenKey, isDevelopment: true),
-            jwtSecret: .init(Secrets.developmentJWTSecret, isDevelopment: true))
+            instanceID: "bench", dataDirectory: directory.path, tokenKey: .development, jwtSecret: .developmentJWT)
         configuration.stages = [.match, .compose, .reader]
         configuration.httpHost = "127.0.0.1"
         configuration.httpPort = 0
@@ -100,7 +110,7 @@ struct PipelineBenchmark {
             }
             _ = try await runtime.producer.send(subscriptionMessages)
             guard let store = runtime.store, let table = runtime.table else {
-                throw CommandFailure.runtime("the pipeline stages did not start")
+                throw BenchmarkError("the pipeline stages did not start")
             }
             while table.count < subscriptions { try await Task.sleep(for: .milliseconds(50)) }
             let started = ContinuousClock.now
@@ -135,12 +145,13 @@ struct PipelineBenchmark {
             let pairs = zip(sent, arrivals).map { $0.duration(to: $1) }
             await runtime.triggerGracefulShutdown()
             try await tasks.waitForAll()
-            guard stored >= changes else { throw CommandFailure.runtime("only \(stored) of \(changes) notifications arrived") }
+            guard stored >= changes else { throw BenchmarkError("only \(stored) of \(changes) notifications arrived") }
             return (Double(changes) / started.duration(to: finished).seconds, pairs)
         }
     }
 
-    static func table(_ result: Result, changes: Int, subscriptions: Int, partitions: Int32) -> String {
+    /// The Markdown table `herald bench pipeline` prints.
+    public static func table(_ result: Result, changes: Int, subscriptions: Int, partitions: Int32) -> String {
         """
         Pipeline, one process, embedded broker: \(changes) record changes, \(subscriptions) subscriptions (each change fires one),
         \(partitions) partitions. pass-through = consume + produce each message, acknowledged (same broker, same run);
@@ -157,8 +168,4 @@ struct PipelineBenchmark {
         let text = String(format: "%.0f ms", duration.seconds * 1000)
         return String(repeating: " ", count: max(0, 11 - text.count)) + text
     }
-}
-
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

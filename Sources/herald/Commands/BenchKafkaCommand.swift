@@ -1,0 +1,51 @@
+import ArgumentParser
+import HeraldBenchmarks
+import Logging
+
+extension BenchCommand {
+    /// `herald bench kafka`.
+    struct Kafka: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Produce and consume throughput: HeraldKafka versus a minimal loop over librdkafka's C API.")
+
+        @Option(help: "Messages per run.")
+        var messages = 200_000
+
+        @Option(help: "Value size in bytes.")
+        var size = 200
+
+        @Option(help: "Partitions of the benchmark topics (the embedded broker keeps ~5 MB per partition).")
+        var partitions: Int32 = 16
+
+        @Option(help: "Runs of each path; the best run counts.")
+        var rounds = 3
+
+        @Option(help: "HeraldKafka: messages per send call.")
+        var batchSize = 5_000
+
+        @Option(help: "HeraldKafka: send calls in flight at once.")
+        var inFlight = 4
+
+        @OptionGroup var logging: LoggingOptions
+
+        func validate() throws {
+            guard messages >= 1000 else { throw ValidationError("--messages must be at least 1000") }
+            guard (1...1_000_000).contains(size) else { throw ValidationError("--size must be between 1 and 1000000") }
+            guard Int64(messages) * Int64(size) / Int64(partitions) < 4_000_000 else {
+                throw ValidationError("messages × size / partitions must stay under 4 MB: the embedded broker keeps ~5 MB per partition")
+            }
+            guard (1...20).contains(rounds) else { throw ValidationError("--rounds must be between 1 and 20") }
+            guard batchSize >= 1, (1...64).contains(inFlight) else { throw ValidationError("--batch-size ≥ 1 and --in-flight 1…64") }
+        }
+
+        func run() async throws {
+            try await runBenchmark(logging: logging) {
+                let benchmark = try KafkaBenchmark(
+                    messages: messages, size: size, partitions: partitions, batchSize: batchSize, inFlight: inFlight,
+                    logger: Logger(label: "herald.bench"))
+                let results = try await benchmark.run(rounds: rounds)
+                return KafkaBenchmark.table(results, messages: messages, size: size, partitions: partitions, rounds: rounds)
+            }
+        }
+    }
+}

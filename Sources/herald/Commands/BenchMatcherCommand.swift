@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import HeraldBenchmarks
+
+extension BenchCommand {
+    /// `herald bench matcher`.
+    struct Matcher: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Changes matched per second against 1k…1M subscriptions, indexed versus scanning all (same run).")
+
+        @Option(help: "Subscription counts, comma-separated.")
+        var sizes = "1000,10000,100000,1000000"
+
+        @Option(help: "Changes matched per size (the scan baseline uses fewer at large sizes).")
+        var changes = 100_000
+
+        @Option(help: "Largest size also measured by scanning every subscription (the baseline).")
+        var scanLimit = 100_000
+
+        func run() async throws {
+            try await runBenchmark(logging: nil) {
+                let counts = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
+                    throw CommandFailure.invalidInput("--sizes expects positive numbers, e.g. 1000,10000,100000")
+                }
+                return MatcherBenchmark.table(try MatcherBenchmark(changes: changes, scanLimit: scanLimit).run(sizes: counts))
+            }
+        }
+    }
+}

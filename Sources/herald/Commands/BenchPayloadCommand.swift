@@ -1,0 +1,20 @@
+import ArgumentParser
+import HeraldBenchmarks
+
+extension BenchCommand {
+    /// `herald bench payload`.
+    struct Payload: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Notifications composed per second (small, typical, oversized) versus only encoding them (same run).")
+
+        @Option(help: "Notifications per measurement. Default: calibrated to about 2 s per row.")
+        var count: Int?
+
+        func run() async throws {
+            try await runBenchmark(logging: nil) {
+                if let count, count < 1 { throw CommandFailure.invalidInput("--count must be at least 1") }
+                return PayloadBenchmark.table(try PayloadBenchmark(count: count).run())
+            }
+        }
+    }
+}
