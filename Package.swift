@@ -113,15 +113,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "HeraldKafkaTests", dependencies: ["HeraldKafka"]),
+        // What the test targets share: the seeded generator, bounded waits, topic readers,
+        // the embedded-cluster fixtures, log capture and the virtual clock.
+        .target(
+            name: "HeraldTestSupport",
+            dependencies: [
+                "HeraldKafka",
+                "HeraldPipeline",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/HeraldTestSupport"
+        ),
+        .testTarget(name: "HeraldKafkaTests", dependencies: ["HeraldKafka", "HeraldTestSupport"]),
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
-        .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel"]),
-        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel"]),
-        .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel"]),
+        .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
-        .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel"]),
+        .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
-        .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel"]),
+        .testTarget(name: "HeraldReaderTests", dependencies: ["HeraldReader", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
@@ -133,7 +145,7 @@ let package = Package(
             name: "HeraldPipelineTests",
             dependencies: [
                 "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
-                "HeraldScheduler", "HeraldAssets",
+                "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -2,6 +2,7 @@ import Foundation
 import HeraldDelivery
 import HeraldKafka
 import HeraldPipeline
+import HeraldTestSupport
 import Synchronization
 import Testing
 

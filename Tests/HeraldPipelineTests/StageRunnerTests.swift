@@ -1,7 +1,7 @@
 import Foundation
 import HeraldKafka
 import HeraldPipeline
-import ServiceLifecycle
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -84,11 +84,8 @@ struct StageRunnerTests {
         #expect(records.contains { $0.value == Data([0xff, 0xfe, 0x00]) })
 
         // Everything was committed: a restarted stage finds nothing left to do.
-        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
-        let committed = try await admin.committedOffsets(
-            group: "shout", partitions: (0..<fixture.catalog.partitions).map { TopicPartition(input, $0) })
+        let committed = try await fixture.committedOffsets(group: "shout", topics: [input])
         #expect(committed.values.reduce(0, +) == Int64(messages.count))
-        await admin.close()
     }
 
     @Test("a failing batch is retried and delivered once it succeeds, with nothing skipped")
@@ -145,13 +142,9 @@ struct StageRunnerTickTests {
                 deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters)),
             processor: processor, consumer: try fixture.consumer(group: "ticking"), producer: producer,
             logger: fixture.logger)
-        let group = ServiceGroup(services: [runner], logger: fixture.logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+        try await fixture.run([runner]) {
             let outputs = try await fixture.read(output, count: 3)
             #expect(outputs.map(\.text) == ["tick 1", "tick 2", "tick 3"])
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
         }
         // Every tick that returned was followed by delivered([]), with or without outputs.
         #expect(processor.ticks.withLock { $0 } >= 3)
