@@ -21,12 +21,14 @@ public struct PipelineFixture: Sendable {
         _ = try await environment.ensureTopics(catalog)
     }
 
+    /// A producer of the cluster with a 1 ms linger.
     public func producer() throws -> KafkaProducer {
         var settings = environment.producerConfiguration(clientID: "test")
         settings.linger = .milliseconds(1)
         return try KafkaProducer(configuration: settings, logger: logger)
     }
 
+    /// A consumer of the cluster in `group`, with a 3 s session timeout.
     public func consumer(group: String) throws -> KafkaConsumer {
         var settings = environment.consumerConfiguration(groupID: group, clientID: "test")
         settings.sessionTimeout = .seconds(3)

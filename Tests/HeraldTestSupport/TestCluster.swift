@@ -28,6 +28,7 @@ public final class TestCluster: Sendable {
         return name
     }
 
+    /// A producer with a 1 ms linger; `configure` adjusts the settings.
     public func producer(_ configure: (inout ProducerConfiguration) -> Void = { _ in }) throws -> KafkaProducer {
         var settings = ProducerConfiguration(bootstrapServers: cluster.bootstrapServers)
         settings.linger = .milliseconds(1)
@@ -35,6 +36,7 @@ public final class TestCluster: Sendable {
         return try KafkaProducer(configuration: settings, logger: logger)
     }
 
+    /// A consumer in `group` (3 s session timeout, fast metadata refresh); `configure` adjusts the settings.
     public func consumer(group: String, _ configure: (inout ConsumerConfiguration) -> Void = { _ in }) throws -> KafkaConsumer {
         var settings = ConsumerConfiguration(bootstrapServers: cluster.bootstrapServers, groupID: group)
         settings.sessionTimeout = .seconds(3)

@@ -19,8 +19,10 @@ public final class VirtualClock: Sendable {
     /// How often ``now`` has been read.
     public var reads: Int { state.withLock { $0.reads } }
 
+    /// Moves the clock to `instant`.
     public func set(_ instant: Int64) { state.withLock { $0.now = instant } }
 
+    /// Moves the clock `step` milliseconds on.
     public func advance(by step: Int64) { state.withLock { $0.now += step } }
 
     /// Waits until the clock is read `count` more times (or `timeout` passes). A timer that
