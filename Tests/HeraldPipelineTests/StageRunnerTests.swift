@@ -8,19 +8,10 @@ import Testing
 /// Upper-cases messages whose value is a JSON string; anything else is rejected.
 private struct ShoutProcessor: StageProcessor {
     let output: String
-    let failures: Failures
-
-    final class Failures: Sendable {
-        let remaining = Mutex(0)
-    }
+    let failures: FailureBudget
 
     func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
-        let fail = failures.remaining.withLock { remaining -> Bool in
-            guard remaining > 0 else { return false }
-            remaining -= 1
-            return true
-        }
-        if fail { throw CancellationError() }
+        if failures.spend() { throw CancellationError() }
         return StageResult.each(batch) { message throws(Rejection.Reason) in
             guard let value = message.value,
                   let text = try? JSONDecoder().decode(String.self, from: value) else {
@@ -38,8 +29,7 @@ struct StageRunnerTests {
     ) async throws {
         let input = fixture.catalog.name(TopicCatalog.recordChanges)
         let output = fixture.catalog.name(TopicCatalog.matches)
-        let processorFailures = ShoutProcessor.Failures()
-        processorFailures.remaining.withLock { $0 = failures }
+        let processorFailures = FailureBudget(failures)
         var configuration = StageConfiguration(
             name: "shout", inputTopics: [input], deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
         configuration.retryBackoff = .milliseconds(10)
