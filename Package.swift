@@ -155,21 +155,35 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share: the seeded generator, bounded waits, topic readers,
+        // the embedded-cluster fixtures, log capture and the virtual clock.
+        .target(
+            name: "HeraldTestSupport",
+            dependencies: [
+                "HeraldKafka",
+                "HeraldPipeline",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/HeraldTestSupport"
+        ),
         .testTarget(
             name: "HeraldKafkaTests",
-            dependencies: ["HeraldKafka", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["HeraldKafka", "HeraldTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
-        .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel"]),
-        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel"]),
-        .testTarget(name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldPredicate", "HeraldModel"]),
+        .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel", "HeraldTestSupport"]),
+        .testTarget(
+            name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldPredicate", "HeraldModel", "HeraldTestSupport"]
+        ),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
-        .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel"]),
+        .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
         .testTarget(
             name: "HeraldReaderTests",
             dependencies: [
-                "HeraldReader", "HeraldModel",
+                "HeraldReader", "HeraldModel", "HeraldTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -186,7 +200,7 @@ let package = Package(
             name: "HeraldPipelineTests",
             dependencies: [
                 "HeraldApp", "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
-                "HeraldScheduler", "HeraldAssets",
+                "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldKafka
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -10,8 +11,8 @@ private final class Ledger: Sendable {
     func record(_ member: String, _ batch: [ConsumedMessage]) {
         state.withLock { state in
             for message in batch {
-                state.processed[message.valueString, default: []].append(member)
-                state.positions[message.valueString] = TopicPartitionOffset(message.topicPartition, KafkaOffset(message.offset))
+                state.processed[message.text, default: []].append(member)
+                state.positions[message.text] = TopicPartitionOffset(message.topicPartition, KafkaOffset(message.offset))
             }
         }
     }
@@ -49,14 +50,6 @@ struct ConsumerGroupTests {
         }
     }
 
-    private func waitUntil(_ timeout: Duration = .seconds(60), _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     /// On real Kafka, offsets stored before a revocation are committed in the revoke
     /// callback, so nothing is redone. The embedded broker refuses commits while a rebalance
     /// is in progress, so there uncommitted work may be redone: the test checks that nothing
@@ -75,24 +68,19 @@ struct ConsumerGroupTests {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await member("a", consumers[0], ledger) }
             tasks.addTask { try await member("b", consumers[1], ledger) }
-            _ = try await producer.send(numberedMessages(topic: topic, 0..<300, keys: 60))
-            try await waitUntil { ledger.processedCount == 300 }
+            _ = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<300, keys: 60))
+            try await Wait.until(timeout: .seconds(60)) { ledger.processedCount == 300 }
             #expect(ledger.processedCount == 300)
-            try await waitUntil { ledger.assignments.values.map(\.count).reduce(0, +) == 6 }
+            try await Wait.until(timeout: .seconds(60)) { ledger.assignments.values.map(\.count).reduce(0, +) == 6 }
             let two = ledger.assignments
             #expect(two["a", default: []].count >= 1 && two["b", default: []].count >= 1)
             #expect(two["a", default: []].isDisjoint(with: two["b", default: []]))
             #expect(two["a", default: []].union(two["b", default: []]).count == 6)
 
             // Wait for the background commit of everything processed so far.
-            let admin = try KafkaAdmin(configuration: .init(bootstrapServers: test.cluster.bootstrapServers), logger: test.logger)
-            let partitions = (0..<6).map { TopicPartition(topic, Int32($0)) }
-            var committedBefore: [TopicPartition: Int64] = [:]
-            for _ in 0..<100 where committedBefore.values.reduce(0, +) < 300 {
-                try await Task.sleep(for: .milliseconds(100))
-                committedBefore = try await admin.committedOffsets(group: group, partitions: partitions)
-            }
-            await admin.close()
+            let committedBefore = try await Wait.value(every: .milliseconds(100)) {
+                try await test.reader.committedOffsets(group: group, topics: [topic], partitions: 6)
+            } until: { $0.values.reduce(0, +) >= 300 }
             #expect(committedBefore.values.reduce(0, +) == 300)
             let countsAtSnapshot = ledger.counts
 
@@ -100,11 +88,14 @@ struct ConsumerGroupTests {
             try consumers[2].subscribe([topic])
             tasks.addTask { try await member("c", consumers[2], ledger) }
             for chunk in stride(from: 300, to: 600, by: 50) {
-                _ = try await producer.send(numberedMessages(topic: topic, chunk..<(chunk + 50), keys: 60))
+                _ = try await producer.send(OutgoingMessage.numbered(topic: topic, chunk..<(chunk + 50), keys: 60))
                 try await Task.sleep(for: .milliseconds(200))
             }
-            try await waitUntil { ledger.processedCount == 600 && ledger.assignments["c", default: []].count >= 1 }
-            try await Task.sleep(for: .seconds(1))  // late duplicates would show up here
+            try await Wait.until(timeout: .seconds(60)) { ledger.processedCount == 600 && ledger.assignments["c", default: []].count >= 1 }
+            // Late duplicates come from partitions whose committed offset lags what was
+            // processed; once the group committed the end of every partition, none can come.
+            let committedAfter = try await test.reader.waitUntilCommitted(group: group, [topic], partitions: 6, timeout: .seconds(60))
+            #expect(committedAfter, "the group commits everything it processed")
             tasks.cancelAll()
             // Work redone after the snapshot must lie at or after the committed offsets.
             for (value, members) in ledger.duplicates where members.count > countsAtSnapshot[value, default: 0] {
@@ -130,11 +121,11 @@ struct ConsumerGroupTests {
         let topic = try test.topic(partitions: 1)
         let group = "g-\(topic)"
         let producer = try test.producer()
-        _ = try await producer.send(numberedMessages(topic: topic, 0..<100))
+        _ = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<100))
 
         let first = try test.consumer(group: group)
         try first.subscribe([topic])
-        let (seen, _) = try await collect(first, count: 60, store: false)
+        let (seen, _) = try await first.collect(count: 60, store: false)
         #expect(seen.count >= 60)
         // Only the first 42 were processed.
         try first.storeOffsets([TopicPartitionOffset(topic, 0, KafkaOffset(42))])
@@ -142,7 +133,7 @@ struct ConsumerGroupTests {
 
         let second = try test.consumer(group: group)
         try second.subscribe([topic])
-        let (resumed, _) = try await collect(second, count: 58, timeout: .seconds(45))
+        let (resumed, _) = try await second.collect(count: 58, timeout: .seconds(45))
         #expect(resumed.first?.offset == 42)
         #expect(resumed.map(\.offset) == Array(42..<100))
         await second.close()
@@ -164,11 +155,11 @@ struct ConsumerGroupTests {
         try consumer.assign([TopicPartitionOffset(topic, 0, .beginning), TopicPartitionOffset(topic, 1, .beginning)])
         try consumer.pause([TopicPartition(topic, 1)])
         _ = try await producer.send((0..<20).map { OutgoingMessage(topic: topic, partition: Int32($0 % 2), key: "k", value: Data("v\($0)".utf8)) })
-        let (paused, _) = try await collect(consumer, count: 20, timeout: .seconds(3))
+        let (paused, _) = try await consumer.collect(count: 20, timeout: .seconds(3))
         #expect(paused.count == 10)
         #expect(paused.allSatisfy { $0.partition == 0 })
         try consumer.resume([TopicPartition(topic, 1)])
-        let (resumed, _) = try await collect(consumer, count: 10)
+        let (resumed, _) = try await consumer.collect(count: 10)
         #expect(resumed.count == 10)
         #expect(resumed.allSatisfy { $0.partition == 1 })
         await consumer.close()

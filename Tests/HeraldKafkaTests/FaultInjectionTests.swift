@@ -1,5 +1,6 @@
 import Foundation
 import HeraldKafka
+import HeraldTestSupport
 import Testing
 
 @Suite("Fault injection on the embedded cluster", .timeLimit(.minutes(2)))
@@ -12,7 +13,7 @@ struct FaultInjectionTests {
         _ = try await producer.send(OutgoingMessage(topic: topic, key: "warm-up", value: Data("v-1".utf8)))
 
         try test.cluster.setBrokerDown(1)
-        let pending = Task { try await producer.send(numberedMessages(topic: topic, 0..<200)) }
+        let pending = Task { try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<200)) }
         try await Task.sleep(for: .seconds(2))
         try test.cluster.setBrokerUp(1)
         let reports = try await pending.value
@@ -20,8 +21,8 @@ struct FaultInjectionTests {
 
         let consumer = try test.consumer(group: "g-\(topic)")
         try consumer.subscribe([topic])
-        let (messages, _) = try await collect(consumer, count: 201)
-        let values = messages.map(\.valueString)
+        let (messages, _) = try await consumer.collect(count: 201)
+        let values = messages.map(\.text)
         #expect(values.count == 201)
         #expect(Set(values).count == 201, "idempotence: no duplicates after retries")
         await consumer.close()
@@ -34,12 +35,12 @@ struct FaultInjectionTests {
         let topic = try test.topic(partitions: 1)
         let producer = try test.producer()
         test.cluster.pushRequestErrors(.produce, [.notLeaderForPartition, .requestTimedOut, .leaderNotAvailable])
-        let reports = try await producer.send(numberedMessages(topic: topic, 0..<50))
+        let reports = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<50))
         #expect(reports.map(\.offset) == Array(0..<50))
         let consumer = try test.consumer(group: "g-\(topic)")
         try consumer.subscribe([topic])
-        let (messages, _) = try await collect(consumer, count: 50)
-        #expect(messages.map(\.valueString) == (0..<50).map { "v\($0)" })
+        let (messages, _) = try await consumer.collect(count: 50)
+        #expect(messages.map(\.text) == (0..<50).map { "v\($0)" })
         await consumer.close()
         await producer.close()
     }

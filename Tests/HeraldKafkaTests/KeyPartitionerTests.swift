@@ -1,5 +1,6 @@
 import Foundation
 import HeraldKafka
+import HeraldTestSupport
 import Testing
 
 @Suite("Key partitioner", .timeLimit(.minutes(1)))

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldKafka
+import HeraldTestSupport
 import Testing
 
 @Suite("Per-message produce results", .timeLimit(.minutes(1)))
@@ -10,7 +11,7 @@ struct PerMessageResultTests {
         let topic = try test.topic(partitions: 2)
         let producer = try test.producer { $0.maxMessageBytes = 2_000 }
         #expect(producer.maxMessageBytes == 2_000)
-        var messages = numberedMessages(topic: topic, 0..<10)
+        var messages = OutgoingMessage.numbered(topic: topic, 0..<10)
         let big = OutgoingMessage(topic: topic, key: "big", value: Data(repeating: 1, count: 5_000))
         #expect(big.wireSize > 5_000)
         messages.insert(big, at: 4)

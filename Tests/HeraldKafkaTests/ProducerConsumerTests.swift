@@ -1,5 +1,6 @@
 import Foundation
 import HeraldKafka
+import HeraldTestSupport
 import Testing
 
 @Suite("Producer and consumer round trip", .timeLimit(.minutes(2)))
@@ -9,7 +10,7 @@ struct ProducerConsumerTests {
         let test = try TestCluster()
         let topic = try test.topic(partitions: 3)
         let producer = try test.producer()
-        var outgoing = numberedMessages(topic: topic, 0..<300)
+        var outgoing = OutgoingMessage.numbered(topic: topic, 0..<300)
         outgoing[7].headers = [MessageHeader("trace", "abc"), MessageHeader("trace", "def"), MessageHeader("empty", Data()),
                                MessageHeader("null", nil)]
         outgoing[8].value = nil
@@ -20,7 +21,7 @@ struct ProducerConsumerTests {
 
         let consumer = try test.consumer(group: "g-\(topic)")
         try consumer.subscribe([topic])
-        let (messages, _) = try await collect(consumer, count: 300)
+        let (messages, _) = try await consumer.collect(count: 300)
         #expect(messages.count == 300)
 
         // Same key → same partition, and within a partition the send order is kept.
@@ -30,7 +31,7 @@ struct ProducerConsumerTests {
             let key = try #require(message.keyString)
             #expect(partitionOfKey[key, default: message.partition] == message.partition)
             partitionOfKey[key] = message.partition
-            let index = Int(message.valueString.dropFirst()) ?? Int(message.offset)
+            let index = Int(message.text.dropFirst()) ?? Int(message.offset)
             if message.value != nil, !(message.value!.isEmpty) {
                 #expect(index > lastIndexPerPartition[message.partition, default: -1])
                 lastIndexPerPartition[message.partition] = index
@@ -39,7 +40,7 @@ struct ProducerConsumerTests {
         let byOffset = Dictionary(uniqueKeysWithValues: messages.map { ("\($0.partition)/\($0.offset)", $0) })
         let seventh = try #require(byOffset["\(reports[7].topicPartition.partition)/\(reports[7].offset)"])
         #expect(seventh.headers == outgoing[7].headers)
-        #expect(seventh.valueString == "v7")
+        #expect(seventh.text == "v7")
         let tombstone = try #require(byOffset["\(reports[8].topicPartition.partition)/\(reports[8].offset)"])
         #expect(tombstone.value == nil)
         let empty = try #require(byOffset["\(reports[9].topicPartition.partition)/\(reports[9].offset)"])
@@ -75,16 +76,16 @@ struct ProducerConsumerTests {
         let test = try TestCluster()
         let topic = try test.topic(partitions: 1)
         let producer = try test.producer()
-        _ = try await producer.send(numberedMessages(topic: topic, 0..<50))
+        _ = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<50))
         let consumer = try test.consumer(group: "g-\(topic)")
         let partition = TopicPartition(topic, 0)
         let marks = try await consumer.watermarks(partition)
         #expect(marks == Watermarks(low: 0, high: 50))
         try consumer.assign([TopicPartitionOffset(partition, KafkaOffset(40))])
-        let (messages, _) = try await collect(consumer, count: 10, store: false)
+        let (messages, _) = try await consumer.collect(count: 10, store: false)
         #expect(messages.map(\.offset) == Array(40..<50))
         try await consumer.seek([TopicPartitionOffset(partition, KafkaOffset(5))])
-        let (again, _) = try await collect(consumer, count: 3, store: false)
+        let (again, _) = try await consumer.collect(count: 3, store: false)
         #expect(again.first?.offset == 5)
         await consumer.close()
         await producer.close()
@@ -95,10 +96,10 @@ struct ProducerConsumerTests {
         let test = try TestCluster()
         let topic = try test.topic(partitions: 1)
         let producer = try test.producer()
-        _ = try await producer.send(numberedMessages(topic: topic, 0..<5))
+        _ = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<5))
         let consumer = try test.consumer(group: "g-\(topic)")
         try consumer.assign([TopicPartitionOffset(topic, 0, KafkaOffset(1000))])
-        var (messages, events) = try await collect(consumer, count: 5, store: false)
+        var (messages, events) = try await consumer.collect(count: 5, store: false)
         func reported() -> Bool {
             events.contains { if case .offsetOutOfRange(let partition, let offset, _) = $0 { partition == TopicPartition(topic, 0) && offset == 1000 } else { false } }
         }

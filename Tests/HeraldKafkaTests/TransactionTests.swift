@@ -1,5 +1,6 @@
 import Foundation
 import HeraldKafka
+import HeraldTestSupport
 import Testing
 
 @Suite("Transactions", .timeLimit(.minutes(2)))
@@ -11,17 +12,17 @@ struct TransactionTests {
         let output = try test.topic("out", partitions: 1)
         let group = "g-\(input)"
         let plain = try test.producer()
-        _ = try await plain.send(numberedMessages(topic: input, 0..<10))
+        _ = try await plain.send(OutgoingMessage.numbered(topic: input, 0..<10))
 
         let producer = try test.producer { $0.transactionalID = "tx-\(input)" }
         try await producer.initTransactions()
         let consumer = try test.consumer(group: group)
         try consumer.subscribe([input])
-        let (batch, _) = try await collect(consumer, count: 10, store: false)
+        let (batch, _) = try await consumer.collect(count: 10, store: false)
         #expect(batch.count == 10)
 
         try producer.beginTransaction()
-        let outputs = batch.map { OutgoingMessage(topic: output, key: $0.key, value: Data("out-\($0.valueString)".utf8)) }
+        let outputs = batch.map { OutgoingMessage(topic: output, key: $0.key, value: Data("out-\($0.text)".utf8)) }
         _ = try await producer.send(outputs)
         try await producer.sendOffsetsToTransaction(batch.nextOffsets, group: try consumer.groupMetadata())
         try await producer.commitTransaction()
@@ -31,8 +32,8 @@ struct TransactionTests {
         // atomically with the outputs.
         let reader = try test.consumer(group: "reader-\(output)")
         try reader.subscribe([output])
-        let (written, _) = try await collect(reader, count: 10)
-        #expect(written.map(\.valueString) == (0..<10).map { "out-v\($0)" })
+        let (written, _) = try await reader.collect(count: 10)
+        #expect(written.map(\.text) == (0..<10).map { "out-v\($0)" })
 
         // Abort leaves the producer usable for the next transaction.
         try producer.beginTransaction()

@@ -1,18 +1,7 @@
 @testable import HeraldMatcher
 import HeraldModel
+import HeraldTestSupport
 import Testing
-
-/// A seeded generator so failures reproduce (shared by the matcher tests).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Index against brute force")
 struct IndexPropertyTests {
@@ -48,7 +37,7 @@ struct IndexPropertyTests {
 
     @Test("random subscriptions, changes, replacements and removals agree with brute force")
     func agreesWithBruteForce() throws {
-        var random = SeededGenerator(state: 42)
+        var random = SeededGenerator(seed: 42)
         let owners = ["_u1", "_u2", "_u3"]
         let types = ["Note", "Task"]
         let predicates = [

@@ -2,13 +2,14 @@ import Foundation
 @testable import HeraldMatcher
 import HeraldModel
 import HeraldPredicate
+import HeraldTestSupport
 import Testing
 
 @Suite("Index structures")
 struct IndexStructureTests {
     @Test("range stabbing equals a scan through inserts, replacements, removals and rebuilds")
     func rangeIndexAgreesWithScan() {
-        var random = SeededGenerator(state: 7)
+        var random = SeededGenerator(seed: 7)
         var index = RangeIndex()
         var live: [Int32: (Double, Double)] = [:]
         for step in 0..<20_000 {
@@ -39,7 +40,7 @@ struct IndexStructureTests {
 
     @Test("every point within the radius lies in a cell the circle is filed under")
     func geoCellsCoverTheCircle() throws {
-        var random = SeededGenerator(state: 11)
+        var random = SeededGenerator(seed: 11)
         var checked = 0
         for _ in 0..<400 {
             let latitude = Double.random(in: -85...85, using: &random)

@@ -1,7 +1,8 @@
 import Foundation
 import HeraldModel
-import Testing
 @testable import HeraldPayload
+import HeraldTestSupport
+import Testing
 
 /// The payload's JSON writer: escaping, numbers, and agreement with `WireCodec`.
 @Suite("JSON writer")
@@ -25,7 +26,7 @@ struct JSONWriterTests {
         #expect(JSONWriter.size(of: value) == text.utf8.count)
     }
 
-    static func randomValue(_ generator: inout RobustnessTests.Generator, depth: Int = 0) -> JSONValue {
+    static func randomValue(_ generator: inout SeededGenerator, depth: Int = 0) -> JSONValue {
         let pieces = ["a", "é", "\"", "\\", "\n", "\u{1}", "😀", "e\u{301}", "/", " ", "\u{2028}", "\u{7F}", "日"]
         func text() -> String {
             (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
@@ -48,7 +49,7 @@ struct JSONWriterTests {
 
     @Test("byte for byte what WireCodec writes, and exactly the measured size")
     func agreesWithWireCodec() throws {
-        var generator = RobustnessTests.Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<2000 {
             let value = Self.randomValue(&generator)
             let bytes = value.jsonBytes
@@ -90,7 +91,7 @@ struct JSONWriterTests {
 
     @Test("shortening agrees with a character-by-character reference on random text")
     func shorteningMatchesReference() {
-        var generator = RobustnessTests.Generator(state: 99)
+        var generator = SeededGenerator(seed: 99)
         let pieces = ["a", "é", "e\u{301}", "e\u{301}\u{302}", "👨‍👩‍👧‍👦", "🇫🇷", "🇩🇪", "\"", "\\", "\n", "\u{1}",
                       "\r\n", "🐦", "日", "👍🏽", "\u{200D}", "\u{1F1E6}"]
         for _ in 0..<3000 {

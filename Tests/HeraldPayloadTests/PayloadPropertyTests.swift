@@ -1,21 +1,20 @@
 import Foundation
 import HeraldModel
-import Testing
 @testable import HeraldPayload
+import HeraldTestSupport
+import Testing
 
 /// Thousands of random notifications with huge and hostile values: the payload is always
 /// valid JSON within the limit, carries the notification ID, says when it was pruned, and
 /// the notification keeps everything.
 @Suite("Push payload: random notifications", .timeLimit(.minutes(1)))
 struct PayloadPropertyTests {
-    typealias Generator = RobustnessTests.Generator
-
     static let pieces = [
         "a", "Z", "word ", "é", "e\u{301}", "👨‍👩‍👧‍👦", "🇫🇷", "🐦", "\"", "\\", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}",
         "\u{2028}", "日本語", "עברית", "%@", "%1$@", "%d", "%", "%%", "%q", " ", "…", "\u{FEFF}", "z\u{301}\u{302}\u{303}",
     ]
 
-    static func text(_ g: inout Generator) -> String {
+    static func text(_ g: inout SeededGenerator) -> String {
         var result = ""
         for _ in 0..<Int.random(in: 0...12, using: &g) {
             let piece = pieces.randomElement(using: &g)!
@@ -26,13 +25,13 @@ struct PayloadPropertyTests {
         return result
     }
 
-    static func maybe(_ g: inout Generator, _ make: (inout Generator) -> String) -> String? {
+    static func maybe(_ g: inout SeededGenerator, _ make: (inout SeededGenerator) -> String) -> String? {
         Bool.random(using: &g) ? make(&g) : nil
     }
 
     static let fieldNames = ["f0", "f1", "f2", "f3", "f4", "f5", "f6", "missing"]
 
-    static func fieldValue(_ g: inout Generator) -> FieldValue {
+    static func fieldValue(_ g: inout SeededGenerator) -> FieldValue {
         switch Int.random(in: 0...9, using: &g) {
         case 0: .int64(Int64.random(in: .min ... .max, using: &g))
         case 1: .double(Double.random(in: -1e9...1e9, using: &g))
@@ -46,11 +45,11 @@ struct PayloadPropertyTests {
         }
     }
 
-    static func names(_ g: inout Generator) -> [String] {
+    static func names(_ g: inout SeededGenerator) -> [String] {
         (0..<Int.random(in: 0...4, using: &g)).map { _ in fieldNames.randomElement(using: &g)! }
     }
 
-    static func key(_ g: inout Generator) -> String? {
+    static func key(_ g: inout SeededGenerator) -> String? {
         Bool.random(using: &g) ? ["K0", "K1", "K2", "NONE", text(&g) + "x"].randomElement(using: &g)! : nil
     }
 
@@ -59,7 +58,7 @@ struct PayloadPropertyTests {
         "fr.lproj/Localizable.strings": Data(#""K0" = "« %@ » %@";"#.utf8),
     ], developmentLanguage: "en")
 
-    static func match(_ g: inout Generator) -> Match {
+    static func match(_ g: inout SeededGenerator) -> Match {
         let info = NotificationInfo(
             alertBody: maybe(&g, text), alertLocalizationKey: key(&g), alertLocalizationArgs: names(&g),
             title: maybe(&g, text), titleLocalizationKey: key(&g), titleLocalizationArgs: names(&g),
@@ -88,7 +87,7 @@ struct PayloadPropertyTests {
 
     @Test("3000 random notifications: valid JSON, within the limit, with nid, p iff pruned, nothing lost")
     func randomNotifications() throws {
-        var g = Generator(state: 2026)
+        var g = SeededGenerator(seed: 2026)
         var pruned = 0
         var refused = 0
         for iteration in 0..<3000 {

@@ -1,36 +1,25 @@
 import Foundation
-import Testing
 @testable import HeraldPayload
+import HeraldTestSupport
+import Testing
 
 /// Hostile and random input never crashes: it parses, throws a ``PayloadError``, or renders.
 @Suite("Robustness: random and hostile input")
 struct RobustnessTests {
-    /// A small deterministic generator (SplitMix64), so failures reproduce.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = [
         "\"", "'", "\\", "=", ";", "/", "*", "//", "/*", "*/", "\n", "\r", " ", "a", "Z", "9", "$", ":", ".", "-",
         "\\U", "\\UD83D", "\\UDE00", "\\U00e9", "\\0", "\\777", "\\n", "é", "😀", "\u{0}", "#", "%", "%@", "%1$",
         "%#@", "@", "%d", "%.", "%99999999$@", "%lld", "%*", "%0$", "%%", "%q", "%5.2f", "%c", "%#@v@",
     ]
 
-    static func randomText(_ generator: inout Generator) -> String {
+    static func randomText(_ generator: inout SeededGenerator) -> String {
         let count = Int.random(in: 0...24, using: &generator)
         return (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
     }
 
     @Test("random .strings text parses or throws")
     func randomStrings() {
-        var generator = Generator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         for _ in 0..<3000 {
             let text = Self.randomText(&generator)
             do {
@@ -45,7 +34,7 @@ struct RobustnessTests {
 
     @Test("random bytes parse or throw")
     func randomBytes() {
-        var generator = Generator(state: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<2000 {
             let count = Int.random(in: 0...40, using: &generator)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -57,7 +46,7 @@ struct RobustnessTests {
 
     @Test("random format strings render with any arguments")
     func randomFormats() {
-        var generator = Generator(state: 1)
+        var generator = SeededGenerator(seed: 1)
         let arguments: [[FormatArgument]] = [
             [], [.string("s")], [.integer(.min), .double(.nan), .timestamp(.max)],
             [.double(1e308), .integer(.max), .string(""), .timestamp(.min)],

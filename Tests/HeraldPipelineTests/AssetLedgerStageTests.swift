@@ -3,24 +3,13 @@ import HeraldAssets
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
+import HeraldTestSupport
 import ServiceLifecycle
-import Synchronization
 import Testing
 
 /// The asset ledger stage on the embedded broker, with a virtual clock.
 @Suite("Asset ledger stage", .timeLimit(.minutes(2)))
 struct AssetLedgerStageTests {
-    /// A clock the test moves by hand, milliseconds since 1970.
-    final class VirtualClock: Sendable {
-        private let milliseconds: Atomic<Int64>
-
-        init(_ start: Int64) { milliseconds = Atomic(start) }
-
-        func now() -> Int64 { milliseconds.load(ordering: .relaxed) }
-
-        func advance(by step: Int64) { _ = milliseconds.add(step, ordering: .relaxed) }
-    }
-
     private static let start: Int64 = 1_795_300_000_000
     private static let grace = Duration.seconds(3_600)
 
@@ -49,52 +38,11 @@ struct AssetLedgerStageTests {
         return AssetLedgerProcessor(
             topics: .init(fixture.catalog),
             changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
-            configuration: configuration, now: { clock.now() })
-    }
-
-    /// Runs `body` while the services run, then shuts them down gracefully.
-    private func run(_ services: [any Service], _ fixture: PipelineFixture, _ body: () async throws -> Void) async throws {
-        let group = ServiceGroup(services: services, logger: fixture.logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            do {
-                try await body()
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+            configuration: configuration, now: { clock.now })
     }
 
     private func waitFor(_ what: String, timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { Issue.record("timed out waiting for \(what)"); return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
-    /// Whether `group` has committed offsets at the end of every partition of the stage's inputs.
-    private func caughtUp(_ fixture: PipelineFixture, group: String) async throws -> Bool {
-        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
-        let partitions = HeraldStage.assets.inputTopics.map(fixture.catalog.name).flatMap { topic in
-            (0..<fixture.catalog.partitions).map { TopicPartition(topic, $0) }
-        }
-        do {
-            let committed = try await admin.committedOffsets(group: group, partitions: partitions)
-            var done = true
-            for partition in partitions {
-                let end = try await admin.watermarks(partition).high
-                if end > 0, committed[partition] != end { done = false }
-            }
-            await admin.close()
-            return done
-        } catch {
-            await admin.close()
-            throw error
-        }
+        if try await !Wait.until(timeout: timeout, condition) { Issue.record("timed out waiting for \(what)") }
     }
 
     @Test("one collection after the grace period, none for a file referenced again, and a restart that replays every input counts nothing twice")
@@ -121,11 +69,13 @@ struct AssetLedgerStageTests {
 
         let first = processor(fixture, clock: clock)
         var statsAfterCollection = AssetStats()
-        try await run([try runner(fixture, first, group: "assets-1", producer: producer)], fixture) {
+        try await fixture.run([try runner(fixture, first, group: "assets-1", producer: producer)]) {
             try await waitFor("X released and Y referenced again") {
                 first.entry(for: "X")?.records == [] && first.entry(for: "Y")?.records == ["\(zoneKey("Photos"))/d"]
             }
-            #expect(try await fixture.read(gc, count: 1, timeout: .milliseconds(500)).isEmpty, "nothing is due yet")
+            // Two more ticks: the first saw the time now and finished before the second began.
+            #expect(try await clock.waitForReads(2), "two more ticks")
+            #expect(try await fixture.readToEnd(gc).isEmpty, "nothing is due yet")
             clock.advance(by: 3_600_000)
             let collected = try await fixture.read(gc, count: 1)
             let collection = try WireCodec().decode(AssetCollection.self, from: #require(collected.first?.value))
@@ -133,7 +83,7 @@ struct AssetLedgerStageTests {
             #expect(collected.first?.keyString == "X")
             clock.advance(by: 3_600_000)
             try await waitFor("the ledger to drop X") { first.stats.assets == 1 }
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await clock.waitForReads(2), "two more ticks")
             statsAfterCollection = first.stats
         }
         #expect(statsAfterCollection.storedBytes == 50 && statsAfterCollection.referencedBytes == 50)
@@ -141,15 +91,17 @@ struct AssetLedgerStageTests {
         // dead-lettered here: the match stage owns the validation of record-changes.
         let deadLetters = try await fixture.readToEnd(catalog.name(TopicCatalog.deadLetters))
         #expect(deadLetters.isEmpty, "one dead letter per bad change, written by the match stage only")
-        let references = try await fixture.read(refs, count: 8, timeout: .seconds(3))
+        let references = try await fixture.readToEnd(refs)
         #expect(references.count == 7)
 
         // A new owner (another consumer group) restores from the changelogs and replays every input from the start.
         let second = processor(fixture, clock: clock)
-        try await run([try runner(fixture, second, group: "assets-2", producer: producer)], fixture) {
-            try await waitFor("the replay to be consumed", timeout: .seconds(20)) { try await caughtUp(fixture, group: "assets-2") }
+        try await fixture.run([try runner(fixture, second, group: "assets-2", producer: producer)]) {
+            try await waitFor("the replay to be consumed") {
+                try await fixture.waitUntilCommitted(group: "assets-2", HeraldStage.assets.inputTopics.map(catalog.name), timeout: .seconds(20))
+            }
             clock.advance(by: 10 * 3_600_000)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await clock.waitForReads(2), "two ticks after the move")
             #expect(second.stats == statsAfterCollection)
         }
         #expect(try await fixture.readToEnd(gc).count == 1, "X is collected once; Y never")

@@ -2,6 +2,7 @@ import Foundation
 import HeraldDelivery
 import HeraldKafka
 import HeraldPipeline
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -32,22 +33,17 @@ struct CorruptChangelogTests {
 /// Fails its first `failures` restores, then passes every message through.
 private final class FlakyRestoreProcessor: StageProcessor {
     let output: String
-    let failures: Mutex<Int>
+    let failures: FailureBudget
     let restores = Mutex(0)
 
     init(output: String, failures: Int) {
         self.output = output
-        self.failures = Mutex(failures)
+        self.failures = FailureBudget(failures)
     }
 
     func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
         restores.withLock { $0 += 1 }
-        let fail = failures.withLock { remaining -> Bool in
-            guard remaining > 0 else { return false }
-            remaining -= 1
-            return true
-        }
-        if fail { throw PipelineError(code: .restore, reason: "changelog entry does not restore") }
+        if failures.spend() { throw PipelineError(code: .restore, reason: "changelog entry does not restore") }
     }
 
     func process(_ batch: [ConsumedMessage]) async throws -> StageResult {

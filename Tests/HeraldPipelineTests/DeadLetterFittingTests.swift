@@ -1,6 +1,7 @@
 import Foundation
 import HeraldKafka
 import HeraldPipeline
+import HeraldTestSupport
 import Testing
 
 @Suite("Dead letters that fit")

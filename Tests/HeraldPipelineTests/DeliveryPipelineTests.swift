@@ -4,7 +4,7 @@ import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
-import Logging
+import HeraldTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -72,22 +72,23 @@ struct DeliveryPipelineTests {
 
     /// Waits until the user's stream holds `count` notifications.
     private func waitForStream(_ store: NotificationStore, count: Int, timeout: Duration = .seconds(60)) async throws -> [HeraldNotification] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let page = try await store.fetch(recipient: "_u1", container: container, after: nil, limit: 400)
-            if page.notifications.count >= count || ContinuousClock.now > deadline { return page.notifications }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await Wait.value(timeout: timeout, every: .milliseconds(100)) {
+            try await store.fetch(recipient: "_u1", container: container, after: nil, limit: 400).notifications
+        } until: { $0.count >= count }
     }
 
-    private func run<T: Sendable>(_ services: [any Service], _ logger: Logger, _ body: @Sendable () async throws -> T) async throws -> T {
-        let group = ServiceGroup(services: services, logger: logger)
-        return try await withThrowingTaskGroup(of: T?.self) { tasks in
-            tasks.addTask { try await group.run(); return nil }
-            let result = try await body()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return result
+    /// Waits until match, compose and the reader have each consumed everything written
+    /// before them, in that order: what the changes sent so far lead to is all stored.
+    private func waitUntilDrained(_ fixture: PipelineFixture, _ store: NotificationStore) async throws -> Bool {
+        let catalog = fixture.catalog
+        guard try await fixture.waitUntilCommitted(group: "match", [catalog.name(TopicCatalog.recordChanges)], timeout: .seconds(60)),
+              try await fixture.waitUntilCommitted(
+                group: "compose", [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)], timeout: .seconds(60))
+        else { return false }
+        return try await fixture.reader.waitUntilConsumed(
+            [catalog.name(TopicCatalog.notifications)], partitions: catalog.partitions, timeout: .seconds(60)
+        ) {
+            Dictionary(try await store.offsets().map { (TopicPartition($0.topic, $0.partition), $0.nextOffset) }) { max($0, $1) }
         }
     }
 
@@ -111,11 +112,11 @@ struct DeliveryPipelineTests {
         _ = try await producer.send(changes)
 
         let store = try NotificationStore(path: path, tokenSigner: signer)
-        let first = try await run(try services(fixture, store: store, producer: producer, generation: 1), fixture.logger) {
+        let first = try await fixture.run(try services(fixture, store: store, producer: producer, generation: 1)) {
             let notifications = try await waitForStream(store, count: 5)
             // The same changes again (an upstream replay): same IDs, no new notification, badge unchanged.
             _ = try await producer.send(changes)
-            try await Task.sleep(for: .seconds(3))
+            #expect(try await waitUntilDrained(fixture, store), "the stages consumed the replay")
             return notifications
         }
         #expect(first.map(\.sequence) == [1, 2, 3, 4, 5])
@@ -146,7 +147,7 @@ struct DeliveryPipelineTests {
 
         // A restarted reader resumes from its saved offsets: nothing new, nothing doubled; new work continues.
         let reopened = try NotificationStore(path: path, tokenSigner: signer)
-        let second = try await run(try services(fixture, store: reopened, producer: producer, generation: 2), fixture.logger) {
+        let second = try await fixture.run(try services(fixture, store: reopened, producer: producer, generation: 2)) {
             _ = try await producer.send([OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c8", priority: 8))])
             return try await waitForStream(reopened, count: 6)
         }

@@ -5,6 +5,7 @@ import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
+import HeraldTestSupport
 import Hummingbird
 import HummingbirdTesting
 import ServiceLifecycle

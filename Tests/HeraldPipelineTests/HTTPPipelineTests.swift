@@ -5,6 +5,7 @@ import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
+import HeraldTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -40,7 +41,9 @@ struct HTTPPipelineTests {
             #expect(put.status == .ok)
             let listed = try await client.execute(uri: "\(base)/private/subscriptions", method: .get, headers: auth)
             #expect(String(buffer: listed.body).contains("\"notes\""))
-            try await Task.sleep(for: .seconds(1))
+            // The match stage's table is loaded and holds the subscription before any change comes.
+            let loaded = try await Wait.until { harness.table.isReady && harness.table.count == 1 }
+            #expect(loaded, "the subscription table is loaded with the subscription")
             _ = try await producer.send((1...5).map {
                 OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c\($0)"))
             })
@@ -48,18 +51,21 @@ struct HTTPPipelineTests {
             // Page through with resultsLimit 2 until all five arrived: each exactly once, in order.
             var sequences: [Int] = []
             var changeToken: String?
-            let deadline = ContinuousClock.now + .seconds(60)
-            while sequences.count < 5, ContinuousClock.now < deadline {
-                var request: [String: Any] = ["resultsLimit": 2]
-                if let changeToken { request["serverChangeToken"] = changeToken }
-                let response = try await client.execute(
-                    uri: "\(base)/notifications/changes", method: .post, headers: auth,
-                    body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: request)))
-                #expect(response.status == .ok)
-                let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
-                sequences += (page["notifications"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int }
-                changeToken = page["serverChangeToken"] as? String
-                if page["moreComing"] as? Bool != true { try await Task.sleep(for: .milliseconds(100)) }
+            try await Wait.until(timeout: .seconds(60), every: .milliseconds(100)) {
+                var moreComing = true
+                while moreComing, sequences.count < 5 {
+                    var request: [String: Any] = ["resultsLimit": 2]
+                    if let changeToken { request["serverChangeToken"] = changeToken }
+                    let response = try await client.execute(
+                        uri: "\(base)/notifications/changes", method: .post, headers: auth,
+                        body: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: request)))
+                    #expect(response.status == .ok)
+                    let page = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+                    sequences += (page["notifications"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int }
+                    changeToken = page["serverChangeToken"] as? String
+                    moreComing = page["moreComing"] as? Bool == true
+                }
+                return sequences.count >= 5
             }
             #expect(sequences == [1, 2, 3, 4, 5])
 
@@ -81,10 +87,8 @@ struct HTTPPipelineTests {
             #expect(String(buffer: badge.body).contains("5"))
             let reset = try await client.execute(uri: "\(base)/badge", method: .post, headers: auth, body: ByteBuffer(string: #"{"badge": 0}"#))
             #expect(reset.status == .accepted)
-            var zeroed = false
-            for _ in 0..<100 where !zeroed {
-                zeroed = try await store.badge(recipient: "_u1", container: container) == 0
-                if !zeroed { try await Task.sleep(for: .milliseconds(100)) }
+            let zeroed = try await Wait.until(timeout: .seconds(10), every: .milliseconds(100)) {
+                try await store.badge(recipient: "_u1", container: container) == 0
             }
             #expect(zeroed)
         }

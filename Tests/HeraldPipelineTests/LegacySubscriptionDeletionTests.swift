@@ -2,6 +2,7 @@ import Foundation
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
+import HeraldTestSupport
 import Testing
 
 /// Deleting over the API a subscription whose record is still under its old key: both keys

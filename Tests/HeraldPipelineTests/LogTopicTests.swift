@@ -1,6 +1,7 @@
 import Foundation
 import HeraldKafka
 import HeraldPipeline
+import HeraldTestSupport
 import Logging
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
-import ServiceLifecycle
+import HeraldTestSupport
 import Testing
 
 @Suite("Match stage", .timeLimit(.minutes(2)))
@@ -57,9 +57,7 @@ struct MatchStageTests {
             configuration: StageConfiguration(name: "match", inputTopics: [changes], deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
             processor: MatchProcessor(table: table, matchesTopic: catalog.name(TopicCatalog.matches), subscriptionsTopic: subscriptions),
             consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger)
-        let group = ServiceGroup(services: [loader, runner], logger: fixture.logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+        try await fixture.run([loader, runner]) {
             let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 2)
             let decoded = try matches.map { try WireCodec().decode(Match.self, from: #require($0.value)) }
             #expect(Set(decoded.map { "\($0.subscription.subscriptionID)/\($0.change.changeID)" }) == ["urgent/c1", "once/c3"])
@@ -75,11 +73,9 @@ struct MatchStageTests {
             #expect(Set(records.map(\.sourceTopic)) == [subscriptions, changes])
             #expect(records.contains { $0.stage == "match.subscriptions" && $0.code == "INVALID_PREDICATE" })
             #expect(records.contains { $0.stage == "match" && $0.code == "UNDECODABLE" })
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
         }
         #expect(table.count == 1, "only 'urgent' remains")
-        let again = try await fixture.read(catalog.name(TopicCatalog.matches), count: 3, timeout: .seconds(2))
+        let again = try await fixture.readToEnd(catalog.name(TopicCatalog.matches))
         #expect(again.count == 2, "c2 and c4 fired nothing")
         await producer.close()
     }

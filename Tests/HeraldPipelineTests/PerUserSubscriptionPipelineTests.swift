@@ -3,6 +3,7 @@ import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
+import HeraldTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -29,12 +30,9 @@ struct PerUserSubscriptionPipelineTests {
 
     /// `user`'s stored notifications once there are at least `count` (or after 30 s).
     private static func notifications(_ store: NotificationStore, _ user: String, count: Int) async throws -> [HeraldNotification] {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let page = try await store.fetch(recipient: user, container: container, after: nil, limit: 100)
-            if page.notifications.count >= count || ContinuousClock.now > deadline { return page.notifications }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await Wait.value(every: .milliseconds(100)) {
+            try await store.fetch(recipient: user, container: container, after: nil, limit: 100).notifications
+        } until: { $0.count >= count }
     }
 
     @Test("two users' 'private-changes' and 'public-notes' each notify their owner; one user's delete leaves the other's")

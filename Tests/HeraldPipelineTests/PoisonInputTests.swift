@@ -2,6 +2,7 @@ import Foundation
 import HeraldDelivery
 import HeraldKafka
 import HeraldPipeline
+import HeraldTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -55,12 +56,7 @@ struct PoisonInputTests {
     }
 
     private func committedCount(_ fixture: PipelineFixture) async throws -> Int64 {
-        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
-        let input = fixture.catalog.name(TopicCatalog.recordChanges)
-        let committed = try await admin.committedOffsets(
-            group: "poison", partitions: (0..<fixture.catalog.partitions).map { TopicPartition(input, $0) })
-        await admin.close()
-        return committed.values.reduce(0, +)
+        try await fixture.committedOffsets(group: "poison", topics: [fixture.catalog.name(TopicCatalog.recordChanges)]).values.reduce(0, +)
     }
 
     @Test("one change over the producer's limit among many: all valid ones processed, one reduced dead letter")
@@ -160,12 +156,14 @@ struct PoisonInputTests {
             // The dead letters are written while the outputs cannot be: that batch fails in part.
             let written = try await fixture.read(deadLetterTopic, count: 2, timeout: .seconds(20))
             #expect(written.count == 2)
-            try await Task.sleep(for: .seconds(2))  // longer than the delivery timeout: the outputs failed at least once
+            // The outputs time out (after the delivery timeout) and are re-sent.
+            let failed = try await Wait.until { fixture.recentLog.contains("not delivered") }
+            #expect(failed, "the outputs failed at least once; recent log:\n\(fixture.recentLog.text)")
             cluster.setTopicError(output, .noError)
             let outputs = try await fixture.read(output, count: 20, timeout: .seconds(30))
             #expect(outputs.map(\.text) == (0..<20).map { "V\($0)" }, "in order, once each")
         }
-        let letters = try await fixture.read(fixture.catalog.name(TopicCatalog.deadLetters), count: 3, timeout: .seconds(3))
+        let letters = try await fixture.readToEnd(fixture.catalog.name(TopicCatalog.deadLetters))
         #expect(letters.compactMap(DeadLetter.Record.init).map(\.code).sorted() == ["TOO_LARGE", "UNDECODABLE"])
         #expect(try await committedCount(fixture) == 22)
     }

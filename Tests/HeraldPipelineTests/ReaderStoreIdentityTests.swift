@@ -3,9 +3,8 @@ import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
-import Logging
+import HeraldTestSupport
 import Prometheus
-import ServiceLifecycle
 import Testing
 
 /// The reader never serves a store built from another cluster or partitioning, and a
@@ -47,20 +46,8 @@ struct ReaderStoreIdentityTests {
     }
 
     /// Runs the reader until `condition` holds (or 30 s pass), then shuts it down.
-    private func run(_ reader: ReaderService, logger: Logger, until condition: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
-        let group = ServiceGroup(services: [reader], logger: logger)
-        return try await withThrowingTaskGroup(of: Bool?.self) { tasks in
-            tasks.addTask { try await group.run(); return nil }
-            let deadline = ContinuousClock.now + .seconds(30)
-            var held = false
-            while ContinuousClock.now < deadline {
-                if try await condition() { held = true; break }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-            return held
-        }
+    private func run(_ reader: ReaderService, in fixture: PipelineFixture, until condition: () async throws -> Bool) async throws -> Bool {
+        try await fixture.run([reader]) { try await Wait.until(condition) }
     }
 
     private func ids(_ store: NotificationStore, _ recipient: String = "_alice") async throws -> [String] {
@@ -83,7 +70,7 @@ struct ReaderStoreIdentityTests {
             try await send(clusterA, [("_alice", try notification("a-1", sequence: 1)), ("_alice", try notification("a-2", sequence: 2))])
             let store = try NotificationStore(path: path, tokenSigner: signer)
             let readiness = Readiness()
-            let filled = try await run(try reader(clusterA, store: store, readiness: readiness), logger: clusterA.logger) {
+            let filled = try await run(try reader(clusterA, store: store, readiness: readiness), in: clusterA) {
                 try await ids(store) == ["a-1", "a-2"] && readiness.isReady
             }
             #expect(filled)
@@ -92,7 +79,7 @@ struct ReaderStoreIdentityTests {
         try await send(clusterB, [("_alice", try notification("b-1", sequence: 1))])
         let store = try NotificationStore(path: path, tokenSigner: signer)
         let readiness = Readiness()
-        let rebuilt = try await run(try reader(clusterB, store: store, readiness: readiness), logger: clusterB.logger) {
+        let rebuilt = try await run(try reader(clusterB, store: store, readiness: readiness), in: clusterB) {
             try await ids(store) == ["b-1"] && readiness.isReady
         }
         #expect(rebuilt, "B's notification 1 is served, A's are gone")
@@ -113,14 +100,14 @@ struct ReaderStoreIdentityTests {
         await producer.close()
         let store = try NotificationStore.inMemory(tokenSigner: signer)
         let first = Readiness()
-        #expect(try await run(try reader(fixture, store: store, readiness: first, partitions: 1), logger: fixture.logger) {
+        #expect(try await run(try reader(fixture, store: store, readiness: first, partitions: 1), in: fixture) {
             first.isReady
         })
         #expect(try await ids(store, "_bob").isEmpty, "partition 1 was not read")
         #expect(try await store.identity()?.topics[topic] == 1)
 
         let second = Readiness()
-        #expect(try await run(try reader(fixture, store: store, readiness: second), logger: fixture.logger) {
+        #expect(try await run(try reader(fixture, store: store, readiness: second), in: fixture) {
             try await ids(store, "_bob") == ["p1"] && second.isReady
         })
         #expect(try await ids(store) == ["p0"])
@@ -139,7 +126,7 @@ struct ReaderStoreIdentityTests {
         let store = try NotificationStore.inMemory(tokenSigner: signer)
         let readiness = Readiness()
         let service = try reader(fixture, store: store, readiness: readiness, metrics: PrometheusMetricsFactory(registry: registry))
-        let failed = try await run(service, logger: fixture.logger) {
+        let failed = try await run(service, in: fixture) {
             readiness.conditions["reader"] == true && readiness.conditions[ReaderService.storeCondition] == false
                 && readiness.reasons[ReaderService.storeCondition]?.contains("reuse a sequence") == true
         }

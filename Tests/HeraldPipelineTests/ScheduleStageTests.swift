@@ -3,21 +3,9 @@ import HeraldDelivery
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
-import Logging
+import HeraldTestSupport
 import ServiceLifecycle
-import Synchronization
 import Testing
-
-/// A clock the test moves by hand (milliseconds since 1970).
-final class VirtualClock: Sendable {
-    private let value: Mutex<Int64>
-
-    init(_ start: Int64) { value = Mutex(start) }
-
-    var now: Int64 { value.withLock { $0 } }
-
-    func set(_ instant: Int64) { value.withLock { $0 = instant } }
-}
 
 /// Schedules → schedule stage (virtual time) → compose → notifications, on the embedded broker.
 @Suite("Schedule stage", .timeLimit(.minutes(5)))
@@ -72,16 +60,6 @@ struct ScheduleStageTests {
         return [try follower(scheduleUsers, "schedule-users"), try follower(composeUsers, "compose-users"), schedule, compose]
     }
 
-    private func run(_ services: [any Service], _ logger: Logger, _ body: @Sendable () async throws -> Void) async throws {
-        let group = ServiceGroup(services: services, logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            try await body()
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
-    }
-
     /// The first `count` firings, waiting up to a minute (a loaded machine joins groups
     /// slowly); when fewer came, the failure says what the stages logged meanwhile.
     private func firings(
@@ -123,7 +101,7 @@ struct ScheduleStageTests {
         ])
 
         let readiness = Readiness()
-        try await run(try services(fixture, clock: clock, producer: producer, generation: 1, readiness: readiness), fixture.logger) {
+        try await fixture.run(try services(fixture, clock: clock, producer: producer, generation: 1, readiness: readiness)) {
             var fired = try await firings(fixture, count: 2, readiness: readiness)
             #expect(fired.map(\.scheduleID) == ["daily", "ping"])
             #expect(fired.map(\.trigger) == [.immediate, .immediate])
@@ -147,14 +125,16 @@ struct ScheduleStageTests {
 
         // Restart later: restored from the changelog, the next occurrence fires once, none again.
         clock.set(1_774_832_400_000)
-        try await run(try services(fixture, clock: clock, producer: producer, generation: 2, readiness: readiness), fixture.logger) {
+        try await fixture.run(try services(fixture, clock: clock, producer: producer, generation: 2, readiness: readiness)) {
             let fired = try await firings(fixture, count: 5, readiness: readiness)
             #expect(fired.filter { $0.scheduleID == "daily" }.map(\.fireDate) == [1_774_661_400_000, 1_774_747_800_000, 1_774_830_600_000])
             // A firing delivered twice (as after a crash between a firing and its state) is sent once.
             let again = try await fixture.read(catalog.name(TopicCatalog.scheduleFirings), count: 5)
             _ = try await producer.send([OutgoingMessage(
                 topic: catalog.name(TopicCatalog.scheduleFirings), key: "_u1", value: again[again.count - 1].value)])
-            try await Task.sleep(for: .seconds(2))
+            let consumed = try await fixture.waitUntilCommitted(
+                group: "compose", HeraldStage.compose.inputTopics.map(catalog.name), timeout: .seconds(60))
+            #expect(consumed, "compose consumed the duplicated firing; recent log:\n\(fixture.recentLog.text)")
         }
         let all = try await firings(fixture, count: 6, readiness: readiness)
         #expect(all.count == 6)

@@ -2,6 +2,7 @@ import Foundation
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
+import HeraldTestSupport
 import ServiceLifecycle
 import Testing
 
@@ -79,16 +80,9 @@ struct SharedInputDeadLetterTests {
 
     /// Waits until `group` committed `count` offsets of `topic` (all its input applied).
     private func waitUntilCommitted(_ fixture: PipelineFixture, group: String, topic: String, count: Int64) async throws {
-        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
-        let partitions = (0..<fixture.catalog.partitions).map { TopicPartition(topic, $0) }
-        let deadline = ContinuousClock.now + .seconds(30)
-        var committed: Int64 = 0
-        while ContinuousClock.now < deadline {
-            committed = try await admin.committedOffsets(group: group, partitions: partitions).values.reduce(0, +)
-            if committed >= count { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        await admin.close()
+        let committed = try await Wait.value(every: .milliseconds(100)) {
+            try await fixture.committedOffsets(group: group, topics: [topic]).values.reduce(0, +)
+        } until: { $0 >= count }
         #expect(committed == count, "the assets stage consumed every change, the bad ones included")
     }
 }

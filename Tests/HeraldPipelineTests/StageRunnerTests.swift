@@ -1,26 +1,17 @@
 import Foundation
 import HeraldKafka
 import HeraldPipeline
-import ServiceLifecycle
+import HeraldTestSupport
 import Synchronization
 import Testing
 
 /// Upper-cases messages whose value is a JSON string; anything else is rejected.
 private struct ShoutProcessor: StageProcessor {
     let output: String
-    let failures: Failures
-
-    final class Failures: Sendable {
-        let remaining = Mutex(0)
-    }
+    let failures: FailureBudget
 
     func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
-        let fail = failures.remaining.withLock { remaining -> Bool in
-            guard remaining > 0 else { return false }
-            remaining -= 1
-            return true
-        }
-        if fail { throw CancellationError() }
+        if failures.spend() { throw CancellationError() }
         return StageResult.each(batch) { message throws(Rejection.Reason) in
             guard let value = message.value,
                   let text = try? JSONDecoder().decode(String.self, from: value) else {
@@ -38,8 +29,7 @@ struct StageRunnerTests {
     ) async throws {
         let input = fixture.catalog.name(TopicCatalog.recordChanges)
         let output = fixture.catalog.name(TopicCatalog.matches)
-        let processorFailures = ShoutProcessor.Failures()
-        processorFailures.remaining.withLock { $0 = failures }
+        let processorFailures = FailureBudget(failures)
         var configuration = StageConfiguration(
             name: "shout", inputTopics: [input], deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters))
         configuration.retry = RetryPolicy(initial: .milliseconds(10))
@@ -84,11 +74,8 @@ struct StageRunnerTests {
         #expect(records.contains { $0.value == Data([0xff, 0xfe, 0x00]) })
 
         // Everything was committed: a restarted stage finds nothing left to do.
-        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
-        let committed = try await admin.committedOffsets(
-            group: "shout", partitions: (0..<fixture.catalog.partitions).map { TopicPartition(input, $0) })
+        let committed = try await fixture.committedOffsets(group: "shout", topics: [input])
         #expect(committed.values.reduce(0, +) == Int64(messages.count))
-        await admin.close()
     }
 
     @Test("a failing batch is retried and delivered once it succeeds, with nothing skipped")
@@ -145,13 +132,9 @@ struct StageRunnerTickTests {
                 deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters)),
             processor: processor, consumer: try fixture.consumer(group: "ticking"), producer: producer,
             logger: fixture.logger)
-        let group = ServiceGroup(services: [runner], logger: fixture.logger)
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+        try await fixture.run([runner]) {
             let outputs = try await fixture.read(output, count: 3)
             #expect(outputs.map(\.text) == ["tick 1", "tick 2", "tick 3"])
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
         }
         // Every tick that returned was followed by delivered([]), with or without outputs.
         #expect(processor.ticks.withLock { $0 } >= 3)

@@ -2,6 +2,7 @@ import Foundation
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
+import HeraldTestSupport
 import Testing
 
 /// `herald subscriptions migrate` against the embedded broker: a topic written before
@@ -76,12 +77,7 @@ struct SubscriptionKeyMigrationTests {
         #expect(try await migrate(fixture, producer, dryRun: false) == again)
         // Every send of `migrate` is acknowledged before it returns, so the end offsets say
         // whether it sent anything (no waiting for messages that should not come).
-        let admin = try KafkaAdmin(configuration: fixture.environment.client, logger: fixture.logger)
-        var stored: Int64 = 0
-        for partition in 0..<fixture.catalog.partitions {
-            stored += try await admin.watermarks(TopicPartition(topic, partition)).high
-        }
-        await admin.close()
+        let stored = try await fixture.reader.endOffsets([topic], partitions: fixture.catalog.partitions).values.reduce(0, +)
         #expect(stored == 13, "the second run sent nothing")
         await producer.close()
     }

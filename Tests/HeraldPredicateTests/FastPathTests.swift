@@ -1,5 +1,6 @@
-import Testing
 @testable import HeraldPredicate
+import HeraldTestSupport
+import Testing
 
 /// The evaluator's fast paths (ASCII folding, membership sets) agree with the general ones.
 @Suite("Fast paths")
@@ -32,7 +33,7 @@ struct FastPathTests {
 
     @Test("ASCII token scan agrees with the general tokenizer")
     func tokens() {
-        var rng = FuzzTests.Generator(state: 99)
+        var rng = SeededGenerator(seed: 99)
         let words = ["milk", "Milk", "MILK", "the", "eggs", "a", "x1", "noon", "bread", "é", "café"]
         let separators = [" ", ",", "-", "_", "!", "  ", "\n", "."]
         for _ in 0..<500 {

@@ -1,7 +1,8 @@
 import Foundation
 import HeraldModel
-import Testing
 @testable import HeraldPredicate
+import HeraldTestSupport
+import Testing
 
 @Suite("filterBy list form compiles to the same tree")
 struct FilterByTests {
@@ -87,7 +88,7 @@ struct FilterByTests {
 
     @Test("random clauses never crash", .timeLimit(.minutes(1)))
     func randomClauses() {
-        var rng = FuzzTests.Generator(state: 7)
+        var rng = SeededGenerator(seed: 7)
         let values: [FieldValue] = [
             .string("milk the bread"), .string(""), .int64(-1), .double(.nan), .double(.infinity), .timestamp(0),
             .bytes(Data()), .reference(RecordReference(recordName: "r")), .location(Location(latitude: 91, longitude: 540)),

@@ -1,21 +1,10 @@
-import Testing
 @testable import HeraldPredicate
+import HeraldTestSupport
+import Testing
 
 /// Random inputs never crash the lexer, parser, renderer, rule check or evaluator.
 @Suite("Fuzz: the parser never crashes", .timeLimit(.minutes(2)))
 struct FuzzTests {
-    /// SplitMix64: small, seeded, deterministic.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Parses and, when that succeeds, exercises everything downstream.
     func exercise(_ text: String, _ arguments: [PredicateArgument]) -> Bool {
         guard let p = try? RecordPredicate(format: text, arguments: arguments) else { return false }
@@ -34,7 +23,7 @@ struct FuzzTests {
 
     @Test("random byte strings")
     func randomBytes() {
-        var rng = Generator(state: 0xC0FFEE)
+        var rng = SeededGenerator(seed: 0xC0FFEE)
         let alphabet = Array("abcXYZ_$#019.,'\"\\(){}[]<>=!&|%@K$-+ *?:\n\té✓".utf8)
         for i in 0..<3000 {
             let length = Int.random(in: 0..<40, using: &rng)
@@ -47,7 +36,7 @@ struct FuzzTests {
 
     @Test("random mutations of valid predicates")
     func mutations() {
-        var rng = Generator(state: 42)
+        var rng = SeededGenerator(seed: 42)
         let seeds = RenderTests.corpus + [
             "priority >= %@ AND tags CONTAINS 'urgent'",
             "%K BETWEEN %3$@ OR distanceToLocation:fromLocation:(place, %4$@) < 2",

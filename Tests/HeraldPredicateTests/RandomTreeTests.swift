@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 @testable import HeraldPredicate
+import HeraldTestSupport
+import Testing
 
 /// Random syntax trees render to text that parses back to the same tree.
 @Suite("Random trees round-trip through the canonical form", .timeLimit(.minutes(2)))
 struct RandomTreeTests {
     struct TreeGenerator {
-        var rng: FuzzTests.Generator
+        var rng: SeededGenerator
 
         mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
         mutating func pick<T>(_ items: [T]) -> T { items[int(0...items.count - 1)] }
@@ -91,7 +92,7 @@ struct RandomTreeTests {
 
     @Test("2000 random trees")
     func roundTrip() throws {
-        var generator = TreeGenerator(rng: FuzzTests.Generator(state: 2026))
+        var generator = TreeGenerator(rng: SeededGenerator(seed: 2026))
         for _ in 0..<2000 {
             let tree = RecordPredicate(generator.node())
             let text = tree.canonicalFormat

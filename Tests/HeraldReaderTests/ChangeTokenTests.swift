@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader

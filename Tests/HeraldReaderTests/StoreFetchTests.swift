@@ -1,4 +1,5 @@
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader

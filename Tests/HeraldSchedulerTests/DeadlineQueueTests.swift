@@ -1,4 +1,5 @@
 import HeraldScheduler
+import HeraldTestSupport
 import Testing
 
 @Suite("DeadlineQueue: each user's next deadline, soonest first")
@@ -37,7 +38,7 @@ struct DeadlineQueueTests {
     func churn() {
         var queue = DeadlineQueue()
         var expected: [String: Int64] = [:]
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<20_000 {
             let user = "_u\(generator.next() % 50)"
             let deadline = generator.next() % 3 == 0 ? nil : Int64(generator.next() % 1_000)
@@ -49,18 +50,5 @@ struct DeadlineQueueTests {
         let due = queue.due(now: 500)
         #expect(due == expected.filter { $0.value <= 500 }.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key))
         #expect(queue.count == expected.filter { $0.value > 500 }.count)
-    }
-
-    /// A small deterministic generator, so the churn test is reproducible.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

@@ -4,13 +4,13 @@ import Synchronization
 /// The last log lines of a test's services (notice and above), kept in memory so a test
 /// that waited in vain can say what the stages were doing; `make test`'s output keeps the
 /// failure messages, not the services' logs.
-final class RecentLog: Sendable {
+public final class RecentLog: Sendable {
     private let lines = Mutex<[String]>([])
     private let limit: Int
 
-    init(limit: Int = 100) { self.limit = limit }
+    public init(limit: Int = 100) { self.limit = limit }
 
-    func append(_ line: String) {
+    public func append(_ line: String) {
         lines.withLock { lines in
             lines.append(line)
             if lines.count > limit { lines.removeFirst(lines.count - limit) }
@@ -18,10 +18,13 @@ final class RecentLog: Sendable {
     }
 
     /// The lines kept, oldest first, one per line.
-    var text: String { lines.withLock { $0.isEmpty ? "(no log lines at notice or above)" : $0.joined(separator: "\n") } }
+    public var text: String { lines.withLock { $0.isEmpty ? "(no log lines at notice or above)" : $0.joined(separator: "\n") } }
+
+    /// Whether a kept line contains `fragment`: a signal that the services got somewhere.
+    public func contains(_ fragment: String) -> Bool { lines.withLock { $0.contains { $0.contains(fragment) } } }
 
     /// A handler that appends to this log.
-    func handler(label: String) -> some LogHandler { Handler(log: self, label: label) }
+    public func handler(label: String) -> some LogHandler { Handler(log: self, label: label) }
 
     private struct Handler: LogHandler {
         let log: RecentLog
