@@ -65,7 +65,9 @@ let package = Package(
                 "HeraldScheduler",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-            ]
+            ],
+            // The OpenAPI document (docs/openapi.yaml links to it), served at GET /openapi.yaml.
+            resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
             name: "HeraldReader",

@@ -4,32 +4,49 @@ import HeraldPayload
 import HeraldScheduler
 import Hummingbird
 
-extension HeraldAPI {
+/// `…/schedules`: the caller's scheduled notifications, saved (under the 64 limit),
+/// listed, read and deleted.
+struct ScheduleRoutes: Sendable {
+    let schedules: any ScheduleDirectory
+    let publisher: any HeraldPublisher
+    let bodies: JSONBodies
+    let clock: APIClock
+
+    /// `POST` and `GET` at the collection's path, `GET` and `DELETE` at `{scheduleID}` under it.
+    var collection: RouteCollection<HeraldRequestContext> {
+        let routes = RouteCollection(context: HeraldRequestContext.self)
+        routes.post(use: save)
+        routes.get(use: list)
+        routes.get(":scheduleID", use: read)
+        routes.delete(":scheduleID", use: delete)
+        return routes
+    }
+
     /// `GET schedules`: the caller's pending schedules in the container, soonest first
     /// (by `nextFireDate`), region schedules last, ties by ID.
-    func listSchedules(caller: Caller) throws -> Response {
-        let now = nowMilliseconds
-        let views = ownSchedules(caller)
+    @Sendable func list(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let now = clock.milliseconds
+        let views = try ownSchedules(context.requireCaller())
             .map { (rank: Self.rank($0, now: now), schedule: $0) }
             .sorted { $0.rank < $1.rank }
             .map { ScheduleView(schedule: $0.schedule, nextFireDate: $0.rank.instant) }
-        return try Self.jsonResponse(.ok, ScheduleList(schedules: views))
+        return try JSONBodies.response(.ok, ScheduleList(schedules: views))
     }
 
     /// `GET schedules/{id}`: the schedule and its `nextFireDate`; 404 when absent (or
     /// another user's: the key holds the caller).
-    func getSchedule<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
-        let schedule = try ownedSchedule(context, caller: caller)
-        let view = ScheduleView(schedule: schedule, nextFireDate: Self.rank(schedule, now: nowMilliseconds).instant)
-        return try Self.jsonResponse(.ok, view)
+    @Sendable func read(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let schedule = try ownedSchedule(context, caller: context.requireCaller())
+        let view = ScheduleView(schedule: schedule, nextFireDate: Self.rank(schedule, now: clock.milliseconds).instant)
+        return try JSONBodies.response(.ok, view)
     }
 
     /// `DELETE schedules/{id}`: publishes the tombstone; 404 when absent. Pending firings
     /// stop when the schedule stage consumes it.
-    func deleteSchedule<Context: RequestContext>(_ context: Context, caller: Caller) async throws -> Response {
-        let schedule = try ownedSchedule(context, caller: caller)
-        try await publishing("schedule deletion") { try await publisher.deleteSchedule(schedule) }
-        return try Self.jsonResponse(.ok, DeletedSchedule(scheduleID: schedule.scheduleID, deleted: true))
+    @Sendable func delete(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let schedule = try ownedSchedule(context, caller: context.requireCaller())
+        try await PublishFailure.publishing("schedule deletion") { try await publisher.deleteSchedule(schedule) }
+        return try JSONBodies.response(.ok, DeletedSchedule(scheduleID: schedule.scheduleID, deleted: true))
     }
 
     /// `POST schedules`: completes the body, validates it, applies the 64 limit, publishes,
@@ -43,60 +60,44 @@ extension HeraldAPI {
     ///   a valid schedule (a fire date and a region, a repeat under a minute, an unknown zone,
     ///   `null` or `aps` in `userInfo`, a push too large even pruned…): `INVALID_SCHEDULE`;
     ///   the reason leads with the JSON path.
-    /// - The limit: of the caller's pending schedules in the container with this one, the
-    ///   `PendingLimit.capacity` that fire soonest are kept, each ranked in its own time
-    ///   zone (the API does not know the user's current one; the schedule stage applies the
-    ///   limit again with it and is authoritative). This one is published unless it is itself
-    ///   discarded; the other discarded ones get tombstones.
-    func saveSchedule(_ request: Request, caller: Caller) async throws -> Response {
-        let body = try await decodeBody(JSONValue.self, from: request)
+    /// - The limit is `ScheduleAdmission`'s decision over the caller's pending schedules in
+    ///   the container: this one is published unless it is itself discarded; the other
+    ///   discarded ones (and, when it is, the version it would have replaced) get tombstones.
+    @Sendable func save(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let body = try await bodies.decode(JSONValue.self, from: request)
         guard case .object(var members) = body else {
             throw APIError(.badRequest, "the body must be a JSON object (a schedule), got \(body.kindDescription)")
         }
         if let createdAt = members["createdAt"], createdAt != .null {
             throw APIError(.badRequest, "createdAt: set by the server when it accepts the schedule; leave it out")
         }
-        try Self.complete(&members, with: [
+        try JSONBodies.complete(&members, with: [
             ("container", caller.container, "the path"), ("recipient", caller.user, "the bearer token"),
         ])
         if members["scheduleID"] == nil || members["scheduleID"] == .null {
             members["scheduleID"] = .string(UUID().uuidString.lowercased())
         }
-        let now = nowMilliseconds
+        let now = clock.milliseconds
         members["createdAt"] = .integer(now)
         let schedule = try Self.decodeSchedule(.object(members))
         try Self.checkContent(schedule)
         try Self.checkPayload(schedule, now: now)
 
-        let others = ownSchedules(caller).filter { $0.scheduleID != schedule.scheduleID }
-        let discarded = PendingLimit.partition(others + [schedule]) { Self.rank($0, now: now) }.discarded
-        var tombstones = discarded.filter { $0.scheduleID != schedule.scheduleID }
-        if discarded.count > tombstones.count {
-            // Discarded on arrival: the version it would have replaced goes too.
-            if let replaced = schedules.schedule(forKey: schedule.partitionKey) { tombstones.append(replaced) }
-        } else {
-            try await publishing("schedule") { try await publisher.publish(schedule: schedule) }
+        let admission = ScheduleAdmission.deciding(schedule, pending: ownSchedules(caller), now: now)
+        if admission.admitted {
+            try await PublishFailure.publishing("schedule") { try await publisher.publish(schedule: schedule) }
         }
-        for stale in tombstones {
-            try await publishing("discarded schedule") { try await publisher.deleteSchedule(stale) }
+        for stale in admission.tombstones {
+            try await PublishFailure.publishing("discarded schedule") { try await publisher.deleteSchedule(stale) }
         }
         let view = ScheduleView(schedule: schedule, nextFireDate: Self.rank(schedule, now: now).instant)
-        return try Self.jsonResponse(.created, SavedSchedule(schedule: view, discarded: discarded.map(\.scheduleID)))
+        return try JSONBodies.response(.created, SavedSchedule(schedule: view, discarded: admission.discarded.map(\.scheduleID)))
     }
 
-    /// Where `schedule` ranks for the 64 limit and the listing at `now`, in its own zone.
-    ///
-    /// `PendingLimit.rank`, except that a repeating schedule whose fire date had passed when
-    /// it was accepted ranks by its next repeat once that acceptance is past: it fired
-    /// immediately then (`createdAt`), and only its repeats are still to come.
+    /// Where `schedule` ranks for the listing at `now`, in its own zone (as for the 64 limit).
     static func rank(_ schedule: Schedule, now: Int64) -> PendingLimit.Rank {
-        var rank = PendingLimit.rank(schedule, now: now, userTimeZone: nil)
-        if schedule.repeatInterval != nil, let fireDate = schedule.fireDate, fireDate <= now,
-            (schedule.createdAt ?? .min) < now
-        {
-            rank.instant = Recurrence(schedule: schedule, userTimeZone: nil).next(after: now) ?? now
-        }
-        return rank
+        PendingLimit.rank(schedule, now: now, userTimeZone: nil)
     }
 
     /// The caller's pending schedules in the token's container.
@@ -107,8 +108,8 @@ extension HeraldAPI {
 
     /// The schedule of the path, if the caller has it.
     /// - Throws: `APIError` (`NOT_FOUND`).
-    private func ownedSchedule<Context: RequestContext>(_ context: Context, caller: Caller) throws(APIError) -> Schedule {
-        let id = try Self.pathParameter("scheduleID", context)
+    private func ownedSchedule(_ context: HeraldRequestContext, caller: Caller) throws(APIError) -> Schedule {
+        let id = try context.pathParameter("scheduleID")
         guard let schedule = schedules.schedule(forKey: "\(caller.container)/\(caller.user)/\(id)"),
             schedule.recipient == caller.user
         else {
@@ -119,7 +120,7 @@ extension HeraldAPI {
 
     /// Decodes a completed schedule object, classifying failures (see `saveSchedule`).
     static func decodeSchedule(_ object: JSONValue) throws(APIError) -> Schedule {
-        try decodeCompleted(Schedule.self, object, invalid: .invalidSchedule)
+        try JSONBodies.decodeCompleted(Schedule.self, object, invalid: .invalidSchedule)
     }
 
     /// Refuses a schedule that would show and do nothing when it fires. A
@@ -148,10 +149,8 @@ extension HeraldAPI {
             throw APIError(
                 .invalidSchedule, "userInfo.aps: the key aps is reserved: it would replace the push's aps dictionary")
         }
-        let firing = ScheduledFiring(schedule: schedule, fireDate: now, trigger: .immediate)
         do {
-            _ = try ScheduledComposer().compose(
-                firing, sequence: 1, createdAt: now, badge: schedule.applicationIconBadgeNumber)
+            try ScheduledComposer().checkFirings(of: schedule, now: now)
         } catch {
             throw APIError(.invalidSchedule, error.reason)
         }

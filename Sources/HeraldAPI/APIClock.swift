@@ -1,0 +1,10 @@
+import Foundation
+
+/// The API's clock: what `readAt`, `requestedAt`, a schedule's `createdAt` and the 64
+/// limit, and a location's default `timestamp` are stamped with.
+struct APIClock: Sendable {
+    let now: @Sendable () -> Date
+
+    /// Milliseconds since 1970 by `now`.
+    var milliseconds: Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+}
