@@ -108,7 +108,7 @@ public struct HeraldAPI: Sendable {
     @discardableResult
     private func mountResources(on router: Router<BasicRequestContext>) -> RouterGroup<HeraldRequestContext> {
         let api = router.group(context: HeraldRequestContext.self).add(middleware: APIErrorMiddleware())
-        api.get("/openapi.yaml", use: OpenAPIDocument.serve)
+        api.get("/openapi.yaml", use: OpenAPIDocument.bundled.serve)
         let containers = api.group(RouterPath(Self.containerPath))
             .add(middleware: AuthenticationMiddleware(authenticator: authenticator))
         for resource in resources {

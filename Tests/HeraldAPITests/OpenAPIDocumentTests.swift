@@ -44,7 +44,7 @@ struct OpenAPIDocumentTests {
 
     @Test("the document the module carries is docs/openapi.yaml, byte for byte")
     func resourceEqualsFile() throws {
-        let resource = try #require(OpenAPIDocument.bytes)
+        let resource = try #require(OpenAPIDocument.bundled.bytes)
         #expect(Data(resource.readableBytesView) == (try Data(contentsOf: Self.canonicalURL)))
     }
 
