@@ -8,6 +8,7 @@ import Hummingbird
 /// Made from the router's `BasicRequestContext` when a request reaches an API route, so the
 /// rest of the router (operations routes, metrics) keeps its own context.
 public struct HeraldRequestContext: ChildRequestContext, Sendable {
+    /// Hummingbird's per-request storage: the logger, path parameters, endpoint path.
     public var coreContext: CoreRequestContextStorage
     /// The request's lowercase UUID: the `hb.request.id` of its log lines, the `uuid` of an
     /// error body, and (with `ErrorBodyMiddleware`) the `X-Request-ID` of the answer.
