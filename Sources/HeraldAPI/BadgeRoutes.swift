@@ -10,10 +10,9 @@ struct BadgeRoutes: Sendable {
 
     /// `GET` and `POST` at the collection's path.
     var collection: RouteCollection<HeraldRequestContext> {
-        let routes = RouteCollection(context: HeraldRequestContext.self)
-        routes.get(use: read)
-        routes.post(use: set)
-        return routes
+        RouteCollection(context: HeraldRequestContext.self)
+            .get(use: read)
+            .post(use: set)
     }
 
     /// `GET badge`: `{"badge": n}`.

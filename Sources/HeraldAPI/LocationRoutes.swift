@@ -9,9 +9,8 @@ struct LocationRoutes: Sendable {
 
     /// `POST` at the collection's path.
     var collection: RouteCollection<HeraldRequestContext> {
-        let routes = RouteCollection(context: HeraldRequestContext.self)
-        routes.post(use: report)
-        return routes
+        RouteCollection(context: HeraldRequestContext.self)
+            .post(use: report)
     }
 
     /// `POST locations` `{latitude, longitude, timestamp?, horizontalAccuracy?}`: where the

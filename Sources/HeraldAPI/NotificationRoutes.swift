@@ -13,10 +13,9 @@ struct NotificationRoutes: Sendable {
 
     /// `POST changes` and `POST read` under the collection's path.
     var collection: RouteCollection<HeraldRequestContext> {
-        let routes = RouteCollection(context: HeraldRequestContext.self)
-        routes.post("changes", use: fetchChanges)
-        routes.post("read", use: markRead)
-        return routes
+        RouteCollection(context: HeraldRequestContext.self)
+            .post("changes", use: fetchChanges)
+            .post("read", use: markRead)
     }
 
     /// `POST notifications/changes`: the store's page, its body written as the store

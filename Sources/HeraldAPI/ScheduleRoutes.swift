@@ -14,12 +14,11 @@ struct ScheduleRoutes: Sendable {
 
     /// `POST` and `GET` at the collection's path, `GET` and `DELETE` at `{scheduleID}` under it.
     var collection: RouteCollection<HeraldRequestContext> {
-        let routes = RouteCollection(context: HeraldRequestContext.self)
-        routes.post(use: save)
-        routes.get(use: list)
-        routes.get(":scheduleID", use: read)
-        routes.delete(":scheduleID", use: delete)
-        return routes
+        RouteCollection(context: HeraldRequestContext.self)
+            .post(use: save)
+            .get(use: list)
+            .get(":scheduleID", use: read)
+            .delete(":scheduleID", use: delete)
     }
 
     /// `GET schedules`: the caller's pending schedules in the container, soonest first

@@ -10,9 +10,8 @@ struct StreamRoutes: Sendable {
 
     /// `GET stream` under the collection's path.
     var collection: RouteCollection<HeraldRequestContext> {
-        let routes = RouteCollection(context: HeraldRequestContext.self)
-        routes.get("stream", use: open)
-        return routes
+        RouteCollection(context: HeraldRequestContext.self)
+            .get("stream", use: open)
     }
 
     /// `GET notifications/stream`: server-sent events.

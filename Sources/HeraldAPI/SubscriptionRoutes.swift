@@ -11,12 +11,11 @@ struct SubscriptionRoutes: Sendable {
 
     /// `GET` at the collection's path, `GET`, `PUT` and `DELETE` at `{subscriptionID}` under it.
     var collection: RouteCollection<HeraldRequestContext> {
-        let routes = RouteCollection(context: HeraldRequestContext.self)
-        routes.get(use: list)
-        routes.get(":subscriptionID", use: read)
-        routes.put(":subscriptionID", use: save)
-        routes.delete(":subscriptionID", use: delete)
-        return routes
+        RouteCollection(context: HeraldRequestContext.self)
+            .get(use: list)
+            .get(":subscriptionID", use: read)
+            .put(":subscriptionID", use: save)
+            .delete(":subscriptionID", use: delete)
     }
 
     /// `GET {database}/subscriptions`: the caller's subscriptions in the container and
