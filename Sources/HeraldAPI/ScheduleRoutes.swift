@@ -122,20 +122,12 @@ struct ScheduleRoutes: Sendable {
         try JSONBodies.decodeCompleted(Schedule.self, object, invalid: .invalidSchedule)
     }
 
-    /// Refuses a schedule that would show and do nothing when it fires. A
-    /// `UILocalNotification` without an alert body, title, sound or badge number presents
-    /// nothing (reference §10; `userInfo`, `category` or `alertAction` alone only decorate
-    /// an alert), so Herald would send an empty push: at least one of `alertBody`,
-    /// `alertTitle` (non-empty), `soundName`, `applicationIconBadgeNumber` is required. The
-    /// trigger is not: no fire date and no region fires immediately (reference §10).
+    /// Refuses a schedule that would show and do nothing when it fires
+    /// (`ScheduleAdmission.contentProblem(of:)`).
     /// - Throws: `APIError` (`INVALID_SCHEDULE`) at `alertBody`.
     static func checkContent(_ schedule: Schedule) throws(APIError) {
-        let shows = !(schedule.alertBody ?? "").isEmpty || !(schedule.alertTitle ?? "").isEmpty
-        let does = !(schedule.soundName ?? "").isEmpty || schedule.applicationIconBadgeNumber != nil
-        guard shows || does else {
-            throw APIError(
-                .invalidSchedule,
-                "alertBody: required unless alertTitle, soundName or applicationIconBadgeNumber is given: a schedule must show or do something when it fires")
+        if let problem = ScheduleAdmission.contentProblem(of: schedule) {
+            throw APIError(.invalidSchedule, problem)
         }
     }
 

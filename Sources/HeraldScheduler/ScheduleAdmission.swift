@@ -41,4 +41,20 @@ public struct ScheduleAdmission: Sendable, Hashable {
         }
         return ScheduleAdmission(admitted: admitted, discarded: discarded, tombstones: tombstones)
     }
+
+    /// Why `schedule` would show and do nothing when it fires, or `nil` when it would not. A
+    /// `UILocalNotification` without an alert body, title, sound or badge number presents
+    /// nothing (reference §10; `userInfo`, `category` or `alertAction` alone only decorate
+    /// an alert), so Herald would send an empty push: at least one of `alertBody`,
+    /// `alertTitle` (non-empty), `soundName`, `applicationIconBadgeNumber` is required. The
+    /// trigger is not: no fire date and no region fires immediately (reference §10).
+    /// - Returns: the reason, led by the JSON path `alertBody`.
+    public static func contentProblem(of schedule: Schedule) -> String? {
+        let shows = !(schedule.alertBody ?? "").isEmpty || !(schedule.alertTitle ?? "").isEmpty
+        let does = !(schedule.soundName ?? "").isEmpty || schedule.applicationIconBadgeNumber != nil
+        guard shows || does else {
+            return "alertBody: required unless alertTitle, soundName or applicationIconBadgeNumber is given: a schedule must show or do something when it fires"
+        }
+        return nil
+    }
 }

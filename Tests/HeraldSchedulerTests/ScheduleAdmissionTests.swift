@@ -76,4 +76,23 @@ struct ScheduleAdmissionTests {
         #expect(admission.discarded.map(\.scheduleID) == ["p73"])
         #expect(PendingLimit.rank(hourly, now: Self.now, userTimeZone: nil).instant == Support.at("2026-06-01T12:30:00Z"))
     }
+
+    @Test("a schedule must show or do something: a body, a title, a sound or a badge number")
+    func contentRequired() {
+        var silent = Support.schedule("silent")
+        silent.alertBody = nil
+        silent.alertTitle = ""
+        silent.userInfo = ["k": .string("v")]
+        silent.category = "REMINDER"
+        #expect(ScheduleAdmission.contentProblem(of: silent)?.hasPrefix("alertBody: required unless") == true)
+        var titled = silent
+        titled.alertTitle = "Title"
+        var sounding = silent
+        sounding.soundName = "chime.caf"
+        var badged = silent
+        badged.applicationIconBadgeNumber = 0
+        for schedule in [Support.schedule("bodied"), titled, sounding, badged] {
+            #expect(ScheduleAdmission.contentProblem(of: schedule) == nil)
+        }
+    }
 }
