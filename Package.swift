@@ -66,7 +66,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-            ]
+            ],
+            // The OpenAPI document (docs/openapi.yaml links to it), served at GET /openapi.yaml.
+            resources: [.copy("Resources/openapi.yaml")]
         ),
         .target(
             name: "HeraldReader",

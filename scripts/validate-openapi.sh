@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Validates docs/openapi.yaml with openapi-spec-validator, plus checks a schema cannot make
 # (every /v1 operation requires bearerAuth and documents 401/403, unique operationIds,
-# declared path parameters), and that Sources/HeraldAPI/OpenAPIDocument.swift embeds the
-# same text (served at GET /openapi.yaml). One line per check; exits non-zero on problems.
+# declared path parameters), and that Sources/HeraldAPI/Resources/openapi.yaml, the resource
+# served at GET /openapi.yaml, has the same bytes (docs/openapi.yaml links to it). One line per
+# check; exits non-zero on problems.
 #
-# Usage: scripts/validate-openapi.sh [--write-swift] [--self-test]
-#   --write-swift  regenerate the embedded Swift copy after editing docs/openapi.yaml
+# Usage: scripts/validate-openapi.sh [--self-test]
 #   --self-test    also prove the checks fail on deliberately broken copies
 #
 # Needs python3 and PyPI (first run only): tools go to .venv-openapi/ (gitignored); a stamp

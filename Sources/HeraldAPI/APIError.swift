@@ -4,7 +4,8 @@ import Hummingbird
 /// Services style, a sentence for the client, and the HTTP status the code stands for.
 ///
 /// Every failure of a request becomes the JSON body
-/// `{"serverErrorCode": "...", "reason": "...", "uuid": "<request id>"}` with `status`.
+/// `{"serverErrorCode": "...", "reason": "...", "uuid": "<request id>"}` with `status`
+/// (its `HTTPResponseError` answer).
 /// Reasons never carry stack traces or internal error dumps: what the server did wrong is
 /// logged, the client reads a sentence.
 public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -78,11 +79,14 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Code
     /// What is wrong, for the client developer.
     public var reason: String
+    /// Headers the answer carries besides the standard ones (`Allow` of a 405).
+    public var headers: HTTPFields
 
     /// Creates an error.
-    public init(_ code: Code, _ reason: String) {
+    public init(_ code: Code, _ reason: String, headers: HTTPFields = [:]) {
         self.code = code
         self.reason = reason
+        self.headers = headers
     }
 
     /// The HTTP status the error is answered with.

@@ -30,20 +30,20 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         let requestID = UUID().uuidString.lowercased()
-        context.logger[metadataKey: HeraldAPI.requestIDMetadataKey] = .string(requestID)
+        context.logger[metadataKey: HeraldRequestContext.requestIDMetadataKey] = .string(requestID)
         var response: Response
         if request.uri.description.utf8.count > maximumPathBytes {
-            response = HeraldAPI.errorResponse(
-                APIError(.uriTooLong, "the path is longer than \(maximumPathBytes) bytes"), requestID: requestID)
+            response = APIError(.uriTooLong, "the path is longer than \(maximumPathBytes) bytes").response(requestID: requestID)
         } else {
             do {
                 response = try await next(request, context)
             } catch {
-                response = HeraldAPI.errorResponse(Self.apiError(error, request: request, context: context), requestID: requestID)
+                var failure = Self.apiError(error, request: request, context: context)
                 // An `HTTPError`'s own headers (`Allow` of a 405…) stay.
-                for field in (error as? HTTPError)?.headers ?? [:] where response.headers[field.name] == nil {
-                    response.headers.append(field)
+                for field in (error as? HTTPError)?.headers ?? [:] where failure.headers[field.name] == nil {
+                    failure.headers.append(field)
                 }
+                response = failure.response(requestID: requestID)
             }
         }
         response.headers[HeraldAPI.requestIDHeader] = requestID
@@ -56,7 +56,7 @@ public struct ErrorBodyMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let error = error as? any HTTPResponseError else {
             context.logger.error(
                 "\(request.method) \(request.uri.path) failed",
-                metadata: [HeraldAPI.errorMetadataKey: "\(String(reflecting: error))"])
+                metadata: [APIErrorMiddleware.errorMetadataKey: "\(String(reflecting: error))"])
             return APIError(.internalError, "the server failed to answer")
         }
         let status = error.status

@@ -9,11 +9,14 @@ import Hummingbird
 ///
 /// Pure of Kafka: what clients ask to change goes to a `HeraldPublisher`, subscriptions are
 /// read and checked through a `SubscriptionDirectory`, schedules read through a
-/// `ScheduleDirectory`, notifications come from the reader's `NotificationStore`. Every
-/// `/v1` route needs `Authorization: Bearer <JWT>` whose `cid` is the path's container;
-/// `sub` is who asks. Errors are JSON `{"serverErrorCode", "reason", "uuid"}`
-/// (`APIError`). The routes and their status codes are documented in
-/// `docs/openapi.yaml`, served at `/openapi.yaml`.
+/// `ScheduleDirectory`, notifications come from the reader's `NotificationStore`.
+///
+/// One route collection per resource (`NotificationRoutes`, `StreamRoutes`, `BadgeRoutes`,
+/// `SubscriptionRoutes`, `ScheduleRoutes`, `LocationRoutes`), on a `HeraldRequestContext`.
+/// Every `/v1` route is behind `AuthenticationMiddleware`: `Authorization: Bearer <JWT>`
+/// whose `cid` is the path's container; `sub` is who asks. Errors are `APIError`s, answered
+/// as JSON `{"serverErrorCode", "reason", "uuid"}` (`APIErrorMiddleware`). The routes and
+/// their status codes are documented in `docs/openapi.yaml`, served at `/openapi.yaml`.
 public struct HeraldAPI: Sendable {
     let store: NotificationStore
     let badges: any BadgeReading
@@ -23,7 +26,7 @@ public struct HeraldAPI: Sendable {
     let notifier: StreamNotifier
     let authenticator: APIAuthenticator
     let limits: APILimits
-    let now: @Sendable () -> Date
+    let clock: APIClock
 
     /// Creates the API.
     /// - Parameters:
@@ -52,175 +55,81 @@ public struct HeraldAPI: Sendable {
         self.notifier = notifier
         self.authenticator = authenticator
         self.limits = limits
-        self.now = now
+        self.clock = APIClock(now: now)
     }
 
-    /// Every route `addRoutes(to:)` serves (besides the JSON 404/405 fallbacks under `/v1`).
-    public static var routes: [APIRoute] {
-        Endpoint.allCases.map { APIRoute(method: $0.method.rawValue, path: $0.path) }
-    }
-
-    /// Adds the API's routes to `router`, plus JSON fallbacks: an unknown path under `/v1`
-    /// answers 404 `NOT_FOUND`, a known path with another method 405 `METHOD_NOT_ALLOWED`.
-    /// Adds no middleware: the router's other routes are untouched.
-    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
-        for endpoint in Endpoint.allCases {
-            router.on(endpoint.routerPath, method: endpoint.method) { request, context in
-                await self.respond(to: endpoint, request: request, context: context)
-            }
-        }
-        let fallbackMethods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .options, .trace, Self.query]
-        let methodsByPath = Dictionary(grouping: Endpoint.allCases, by: \.path)
-        for (path, endpoints) in methodsByPath.sorted(by: { $0.key < $1.key }) {
-            let allowed = endpoints.map(\.method)
-            let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-            for method in fallbackMethods where !allowed.contains(method) {
-                router.on(RouterPath(Endpoint.routerSpelling(path)), method: method) { _, context in
-                    var response = Self.errorResponse(
-                        APIError(.methodNotAllowed, "\(method.rawValue) is not allowed here; use \(allow)"),
-                        requestID: Self.requestID(context))
-                    response.headers[.allow] = allow
-                    return response
-                }
-            }
-        }
-        // `/v1/**` catches what no route starts like; the routes' own prefixes
-        // (`/v1/containers/{container}`…) are trie nodes that would not fall through to it.
-        let routePaths = Set(methodsByPath.keys)
-        var prefixes: Set<String> = ["/v1/**"]
-        for path in routePaths {
-            let components = path.split(separator: "/")
-            for count in 1..<components.count {
-                let prefix = "/" + components.prefix(count).joined(separator: "/")
-                if !routePaths.contains(prefix) { prefixes.insert(prefix) }
-            }
-        }
-        for prefix in prefixes.sorted() {
-            for method in fallbackMethods + [.head] {
-                router.on(RouterPath(Endpoint.routerSpelling(prefix)), method: method) { request, context in
-                    Self.errorResponse(
-                        APIError(.notFound, "no route \(method.rawValue) \(request.uri.path)"), requestID: Self.requestID(context))
-                }
-            }
-        }
-    }
-
+    /// The answer header that carries the request ID (also the error body's `uuid`).
+    public static let requestIDHeader = HTTPFields.Element.Name("X-Request-ID")!
+    /// The header an event stream resumes from.
+    static let lastEventID = HeaderName("Last-Event-ID")!
     /// The `QUERY` method (draft-ietf-httpbis-safe-method-w-body), answered 405 like the others.
     public static let query = HTTPRequest.Method("QUERY")!
+    /// Where every resource lives.
+    static let containerPath = "/v1/containers/{container}"
 
-    /// Log metadata key of the underlying error of a 5xx answer.
-    static let errorMetadataKey = "herald.error"
-
-    /// Answers one request: authenticates, dispatches, and turns every failure into the
-    /// JSON error body (logging server-side failures with their details).
-    func respond<Context: RequestContext>(to endpoint: Endpoint, request: Request, context: Context) async -> Response {
-        let requestID = Self.requestID(context)
-        do {
-            if endpoint == .openAPIDocument { return Self.openAPIResponse() }
-            let caller = try await authorize(request, context: context)
-            return try await handle(endpoint, request: request, context: context, caller: caller, requestID: requestID)
-        } catch {
-            let failure = APIError.from(error)
-            if failure.code.status >= 500 {
-                context.logger.error(
-                    "\(request.method) \(request.uri.path) failed: \(failure.code)",
-                    metadata: [Self.errorMetadataKey: "\(String(reflecting: error))"])
-            }
-            return Self.errorResponse(failure, requestID: requestID)
-        }
+    /// The resources' route collections and the paths they are mounted at, under
+    /// `containerPath`.
+    var resources: [(path: RouterPath, routes: RouteCollection<HeraldRequestContext>)] {
+        [
+            ("notifications", NotificationRoutes(store: store, publisher: publisher, bodies: bodies, clock: clock).collection),
+            ("notifications", streams.collection),
+            ("badge", BadgeRoutes(badges: badges, publisher: publisher, bodies: bodies, clock: clock).collection),
+            ("{database}/subscriptions", SubscriptionRoutes(directory: directory, publisher: publisher, bodies: bodies).collection),
+            ("schedules", ScheduleRoutes(schedules: schedules, publisher: publisher, bodies: bodies, clock: clock).collection),
+            ("locations", LocationRoutes(publisher: publisher, bodies: bodies, clock: clock).collection),
+        ]
     }
 
-    private func handle<Context: RequestContext>(
-        _ endpoint: Endpoint, request: Request, context: Context, caller: Caller, requestID: String
-    ) async throws -> Response {
-        switch endpoint {
-        case .fetchChanges: try await fetchChanges(request, caller: caller)
-        case .markRead: try await markRead(request, caller: caller)
-        case .streamNotifications: try await openStream(request, caller: caller, requestID: requestID)
-        case .getBadge: try await getBadge(caller: caller)
-        case .setBadge: try await setBadge(request, caller: caller)
-        case .listSubscriptions: try listSubscriptions(context, caller: caller)
-        case .getSubscription: try getSubscription(context, caller: caller)
-        case .saveSubscription: try await saveSubscription(request, context: context, caller: caller)
-        case .deleteSubscription: try await deleteSubscription(context, caller: caller)
-        case .saveSchedule: try await saveSchedule(request, caller: caller)
-        case .listSchedules: try listSchedules(caller: caller)
-        case .getSchedule: try getSchedule(context, caller: caller)
-        case .deleteSchedule: try await deleteSchedule(context, caller: caller)
-        case .reportLocation: try await reportLocation(request, caller: caller)
-        case .openAPIDocument: Self.openAPIResponse()
-        }
+    /// How request bodies are read, within `limits`.
+    var bodies: JSONBodies { JSONBodies(maximumBodyBytes: limits.maximumBodyBytes) }
+
+    /// The event streams' routes.
+    var streams: StreamRoutes { StreamRoutes(store: store, notifier: notifier, limits: limits) }
+
+    /// Every route `addRoutes(to:)` serves (besides the JSON 404/405 fallbacks), read from
+    /// a router the resources are mounted on.
+    public var routes: [APIRoute] {
+        let router = Router()
+        mountResources(on: router)
+        return router.routes.map { APIRoute(method: $0.method.rawValue, path: $0.path.description) }
     }
 
-    /// `GET /openapi.yaml`, served without a token.
-    static func openAPIResponse() -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+    /// Adds the API's routes to `router`, plus JSON fallbacks (`FallbackRoutes`): an unknown
+    /// path under `/v1` answers 404 `NOT_FOUND`, a known path with another method 405
+    /// `METHOD_NOT_ALLOWED`. Adds no middleware to the router itself: its other routes are
+    /// untouched.
+    public func addRoutes(to router: Router<BasicRequestContext>) {
+        let api = mountResources(on: router)
+        FallbackRoutes(served: routes).add(to: api)
     }
 
-    /// The verified caller, who must hold a token for the path's container.
-    private func authorize<Context: RequestContext>(_ request: Request, context: Context) async throws(APIError) -> Caller {
-        let caller = try await authenticator.authenticate(authorization: request.headers[.authorization])
-        let container = try Self.pathParameter("container", context)
-        guard caller.container == container else {
-            throw APIError(.accessDenied, "the bearer token is for another container")
+    /// Mounts `GET /openapi.yaml` and the resources on `router`; returns the API's group
+    /// (no path, `HeraldRequestContext`, `APIErrorMiddleware`).
+    @discardableResult
+    private func mountResources(on router: Router<BasicRequestContext>) -> RouterGroup<HeraldRequestContext> {
+        let api = router.group(context: HeraldRequestContext.self).add(middleware: APIErrorMiddleware())
+        api.get("/openapi.yaml", use: OpenAPIDocument.bundled.serve)
+        let containers = api.group(RouterPath(Self.containerPath))
+            .add(middleware: AuthenticationMiddleware(authenticator: authenticator))
+        for resource in resources {
+            containers.addRoutes(resource.routes, atPath: resource.path)
         }
-        return caller
-    }
-
-    // MARK: Helpers shared by the handlers
-
-    /// Log metadata key of the request's ID (Hummingbird's, replaced by a UUID by
-    /// `ErrorBodyMiddleware`).
-    static let requestIDMetadataKey = "hb.request.id"
-
-    /// The request's ID: the UUID `ErrorBodyMiddleware` gave it, or a fresh UUID (never
-    /// Hummingbird's counter).
-    static func requestID<Context: RequestContext>(_ context: Context) -> String {
-        if let id = context.logger[metadataKey: requestIDMetadataKey]?.description, UUID(uuidString: id) != nil {
-            return id
-        }
-        return UUID().uuidString.lowercased()
-    }
-
-    /// A path parameter, percent-decoded.
-    /// - Throws: `APIError` (`BAD_REQUEST`) when it is missing or not valid percent-encoding.
-    static func pathParameter<Context: RequestContext>(_ name: String, _ context: Context) throws(APIError) -> String {
-        guard let raw = context.parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
-            throw APIError(.badRequest, "the path parameter \(name) is missing or malformed")
-        }
-        return value
-    }
-
-    /// The `{database}` path parameter.
-    static func database<Context: RequestContext>(_ context: Context) throws(APIError) -> DatabaseScope {
-        let name = try pathParameter("database", context)
-        guard let database = DatabaseScope(rawValue: name) else {
-            throw APIError(.badRequest, "database must be private, public or shared, got '\(name)'")
-        }
-        return database
-    }
-
-    /// Milliseconds since 1970 by `now`.
-    var nowMilliseconds: Int64 { EpochMilliseconds.of(now()) }
-
-    /// Runs a publish; any failure becomes a `PublishFailure` (answered
-    /// `SERVICE_UNAVAILABLE`, logged with the underlying error).
-    func publishing(_ what: String, _ publish: () async throws -> Void) async throws(PublishFailure) {
-        do {
-            try await publish()
-        } catch {
-            throw PublishFailure(what: what, underlying: error)
-        }
+        return api
     }
 }
 
-/// A publish that failed: the client gets `SERVICE_UNAVAILABLE` and retries; the log gets
-/// the underlying error.
-struct PublishFailure: Error {
-    var what: String
-    var underlying: any Error
+/// One route of the API: an HTTP method and an OpenAPI path template.
+public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
+    /// `GET`, `POST`, `PUT`, `DELETE`.
+    public var method: String
+    /// `/v1/containers/{container}/badge`.
+    public var path: String
 
-    var apiError: APIError { APIError(.serviceUnavailable, "cannot publish the \(what) now; retry later") }
+    /// Creates a route.
+    public init(method: String, path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    public var description: String { "\(method) \(path)" }
 }

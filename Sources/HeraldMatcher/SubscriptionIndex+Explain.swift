@@ -9,7 +9,7 @@ extension SubscriptionIndex {
     /// index files the subscription under and looks the change up by (container, database,
     /// record type, zone, owner), the zone filter, the audience of database subscriptions,
     /// then `firesOn` and the compiled predicate — naming the first rule that fails
-    /// (reference §1). Used by `herald payload build`, which can only compose what fires.
+    /// (docs/cloudkit-behaviour.md §1). Used by `herald payload build`, which can only compose what fires.
     /// - Throws: `MatcherError` when the subscription breaks a rule for saving it.
     public func explain(_ subscription: Subscription, _ change: RecordChange) throws(MatcherError) -> FiringMiss? {
         var alone = SubscriptionIndex(rules: rules)
@@ -29,7 +29,7 @@ extension SubscriptionIndex {
         case .zone: Self.zoneMiss(subscription, change)
         case .database: Self.databaseMiss(subscription, change)
         }
-        return miss ?? FiringMiss(.unexplained, "no rule of reference §1 lets this change fire the subscription")
+        return miss ?? FiringMiss(.unexplained, "no subscription rule (docs/cloudkit-behaviour.md §1) lets this change fire the subscription")
     }
 
     private func queryMiss(_ candidate: IndexedSubscription, _ change: RecordChange) -> FiringMiss? {

@@ -140,7 +140,7 @@ extension APITestHarness {
                 path: Self.path("notifications/stream"), headerFields: fields),
             body: RequestBody(buffer: ByteBuffer()))
         let caller = Caller(user: user, container: Self.container, expiresAt: .distantFuture)
-        let response = try await api.openStream(request, caller: caller, requestID: "test")
+        let response = try await api.streams.open(request, caller: caller, requestID: "test")
         #expect(response.status == .ok)
         #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)

@@ -193,7 +193,7 @@ struct EventStreamTests {
             head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: H.path("notifications/stream"), headerFields: [:]),
             body: RequestBody(buffer: ByteBuffer()))
         do {
-            let response = try await harness.api.openStream(
+            let response = try await harness.api.streams.open(
                 request, caller: Caller(user: "_u1", container: H.container, expiresAt: .distantFuture), requestID: "x")
             #expect(response.status == .ok)
             #expect(harness.notifier.openStreams == 1)

@@ -91,7 +91,7 @@ struct RoutingTests {
             head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/", headerFields: [:]),
             body: RequestBody(asyncSequence: chunks))
         do {
-            _ = try await harness.api.readBody(request)
+            _ = try await harness.api.bodies.readBody(request)
             Issue.record("an endless body was read")
         } catch {
             #expect(error.code == .requestTooLarge)
@@ -109,7 +109,7 @@ struct RoutingTests {
                 return nil
             })))
         await #expect(throws: APIError(.requestTooLarge, "the request body is larger than 10 bytes")) {
-            _ = try await harness.api.readBody(request)
+            _ = try await harness.api.bodies.readBody(request)
         }
     }
 

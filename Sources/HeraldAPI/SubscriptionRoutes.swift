@@ -2,32 +2,48 @@ import Foundation
 import HeraldModel
 import Hummingbird
 
-extension HeraldAPI {
+/// `…/{database}/subscriptions`: the caller's subscriptions, listed, read, saved and
+/// deleted.
+struct SubscriptionRoutes: Sendable {
+    let directory: any SubscriptionDirectory
+    let publisher: any HeraldPublisher
+    let bodies: JSONBodies
+
+    /// `GET` at the collection's path, `GET`, `PUT` and `DELETE` at `{subscriptionID}` under it.
+    var collection: RouteCollection<HeraldRequestContext> {
+        RouteCollection(context: HeraldRequestContext.self)
+            .get(use: list)
+            .get(":subscriptionID", use: read)
+            .put(":subscriptionID", use: save)
+            .delete(":subscriptionID", use: delete)
+    }
+
     /// `GET {database}/subscriptions`: the caller's subscriptions in the container and
     /// database, sorted by ID.
-    func listSubscriptions<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
+    @Sendable func list(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
         let database = try Self.database(context)
         let owned = directory.subscriptions(container: caller.container, database: database, owner: caller.user)
             .filter { $0.ownerRecordName == caller.user && $0.container == caller.container && $0.database == database }
             .sorted { $0.subscriptionID < $1.subscriptionID }
-        return try Self.jsonResponse(.ok, SubscriptionList(subscriptions: owned))
+        return try JSONBodies.response(.ok, SubscriptionList(subscriptions: owned))
     }
 
     /// `GET {database}/subscriptions/{id}`: the caller's own subscription of that ID (IDs are
     /// per user: another user's of the same ID is never seen); 404 when the caller has none.
-    func getSubscription<Context: RequestContext>(_ context: Context, caller: Caller) throws -> Response {
-        try Self.jsonResponse(.ok, ownedSubscription(context, caller: caller))
+    @Sendable func read(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        try JSONBodies.response(.ok, ownedSubscription(context, caller: context.requireCaller()))
     }
 
     /// `DELETE {database}/subscriptions/{id}`: publishes the tombstone of the caller's own
     /// subscription of that ID (another user's of the same ID stays); 404 when the caller has
     /// none. Takes effect when the match stage consumes it.
-    func deleteSubscription<Context: RequestContext>(_ context: Context, caller: Caller) async throws -> Response {
-        let subscription = try ownedSubscription(context, caller: caller)
-        try await publishing("subscription deletion") {
+    @Sendable func delete(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let subscription = try ownedSubscription(context, caller: context.requireCaller())
+        try await PublishFailure.publishing("subscription deletion") {
             try await publisher.deleteSubscription(subscription)
         }
-        return try Self.jsonResponse(.ok, DeletedSubscription(subscriptionID: subscription.subscriptionID, deleted: true))
+        return try JSONBodies.response(.ok, DeletedSubscription(subscriptionID: subscription.subscriptionID, deleted: true))
     }
 
     /// `PUT {database}/subscriptions/{id}`: completes the body from the path and the token,
@@ -43,26 +59,27 @@ extension HeraldAPI {
     ///   is neither replaced nor an obstacle.
     /// - An ID that is empty, over `Subscription.maxIDBytes` bytes of UTF-8 or holds a control
     ///   character: `BAD_REQUEST` naming `subscriptionID`.
-    func saveSubscription<Context: RequestContext>(_ request: Request, context: Context, caller: Caller) async throws -> Response {
+    @Sendable func save(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
         let database = try Self.database(context)
         let id = try Self.subscriptionIDParameter(context)
-        let body = try await decodeBody(JSONValue.self, from: request)
+        let body = try await bodies.decode(JSONValue.self, from: request)
         guard case .object(var members) = body else {
             throw APIError(.badRequest, "the body must be a JSON object (a subscription), got \(body.kindDescription)")
         }
-        try Self.complete(&members, with: [
+        try JSONBodies.complete(&members, with: [
             ("subscriptionID", id, "the path"), ("container", caller.container, "the path"),
             ("database", database.rawValue, "the path"), ("ownerRecordName", caller.user, "the bearer token"),
         ])
         let subscription = try Self.decodeSubscription(.object(members))
         try directory.validate(subscription)
-        try await publishing("subscription") { try await publisher.publish(subscription: subscription) }
-        return try Self.jsonResponse(.ok, subscription)
+        try await PublishFailure.publishing("subscription") { try await publisher.publish(subscription: subscription) }
+        return try JSONBodies.response(.ok, subscription)
     }
 
     /// The subscription of the path, if the caller owns it.
     /// - Throws: `APIError` (`NOT_FOUND`, `BAD_REQUEST` for a bad database).
-    private func ownedSubscription<Context: RequestContext>(_ context: Context, caller: Caller) throws(APIError) -> Subscription {
+    private func ownedSubscription(_ context: HeraldRequestContext, caller: Caller) throws(APIError) -> Subscription {
         let database = try Self.database(context)
         let id = try Self.subscriptionIDParameter(context)
         let key = Subscription.key(container: caller.container, database: database, owner: caller.user, id: id)
@@ -74,8 +91,8 @@ extension HeraldAPI {
 
     /// The path's subscription ID, checked against `Subscription.problem(withID:)`.
     /// - Throws: `APIError` (`BAD_REQUEST` naming `subscriptionID`).
-    static func subscriptionIDParameter<Context: RequestContext>(_ context: Context) throws(APIError) -> String {
-        let id = try pathParameter("subscriptionID", context)
+    static func subscriptionIDParameter(_ context: HeraldRequestContext) throws(APIError) -> String {
+        let id = try context.pathParameter("subscriptionID")
         if let problem = Subscription.problem(withID: id) {
             throw APIError(.badRequest, "subscriptionID (the path): \(problem)")
         }
@@ -84,6 +101,16 @@ extension HeraldAPI {
 
     /// Decodes a completed subscription object, classifying failures (see `saveSubscription`).
     static func decodeSubscription(_ object: JSONValue) throws(APIError) -> Subscription {
-        try decodeCompleted(Subscription.self, object, invalid: .invalidSubscription)
+        try JSONBodies.decodeCompleted(Subscription.self, object, invalid: .invalidSubscription)
+    }
+
+    /// The `{database}` path parameter.
+    /// - Throws: `APIError` (`BAD_REQUEST`) for another name than `private`, `public`, `shared`.
+    static func database(_ context: HeraldRequestContext) throws(APIError) -> DatabaseScope {
+        let name = try context.pathParameter("database")
+        guard let database = DatabaseScope(rawValue: name) else {
+            throw APIError(.badRequest, "database must be private, public or shared, got '\(name)'")
+        }
+        return database
     }
 }

@@ -2,45 +2,29 @@ import Foundation
 import HeraldModel
 import Hummingbird
 
-extension HeraldAPI {
-    /// The answer header that carries the request ID (also the error body's `uuid`).
-    public static let requestIDHeader = HTTPFields.Element.Name("X-Request-ID")!
-
-    /// The JSON error answer for `error`.
-    static func errorResponse(_ error: APIError, requestID: String) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        headers[requestIDHeader] = requestID
-        switch error.code {
-        case .authenticationRequired:
-            headers[.wwwAuthenticate] = #"Bearer realm="herald""#
-        case .authenticationFailed:
-            headers[.wwwAuthenticate] = #"Bearer realm="herald", error="invalid_token""#
-        default:
-            break
-        }
-        return Response(
-            status: error.status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: ErrorBody(error, requestID: requestID).json)))
-    }
+/// Reading JSON request bodies and writing JSON answers, for every route collection.
+struct JSONBodies: Sendable {
+    /// The largest request body read (`APILimits.maximumBodyBytes`).
+    let maximumBodyBytes: Int
 
     /// A JSON answer whose body is already encoded.
-    static func jsonResponse(_ status: HTTPResponse.Status = .ok, body: some Sequence<UInt8>) -> Response {
+    static func response(_ status: HTTPResponse.Status = .ok, body: some Sequence<UInt8>) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// A JSON answer encoding `value` with sorted keys.
-    static func jsonResponse(_ status: HTTPResponse.Status = .ok, _ value: some Encodable) throws -> Response {
-        jsonResponse(status, body: try WireCodec().encode(value))
+    static func response(_ status: HTTPResponse.Status = .ok, _ value: some Encodable) throws -> Response {
+        response(status, body: try WireCodec().encode(value))
     }
 
-    /// The request body, read up to `limits.maximumBodyBytes`: a larger declared
+    /// The request body, read up to `maximumBodyBytes`: a larger declared
     /// `Content-Length` is refused before reading, a larger streamed body as soon as it
     /// passes the limit, so nothing unbounded is buffered.
     /// - Throws: `APIError` (`REQUEST_TOO_LARGE`, or `BAD_REQUEST` when the body stream fails).
     func readBody(_ request: Request) async throws(APIError) -> ByteBuffer {
-        let limit = limits.maximumBodyBytes
+        let limit = maximumBodyBytes
         let tooLarge = APIError(.requestTooLarge, "the request body is larger than \(limit) bytes")
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw tooLarge
@@ -62,7 +46,7 @@ extension HeraldAPI {
     /// Decodes the JSON request body as `type`; an empty body is `{}` when `emptyIsObject`.
     /// - Throws: `APIError` — `BAD_REQUEST` naming the JSON path of the first bad value,
     ///   `REQUEST_TOO_LARGE`.
-    func decodeBody<T: Decodable>(_ type: T.Type, from request: Request, emptyIsObject: Bool = false) async throws(APIError) -> T {
+    func decode<T: Decodable>(_ type: T.Type, from request: Request, emptyIsObject: Bool = false) async throws(APIError) -> T {
         var bytes = Data(try await readBody(request).readableBytesView)
         if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             guard emptyIsObject else { throw APIError(.badRequest, "the request needs a JSON body") }

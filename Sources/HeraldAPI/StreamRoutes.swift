@@ -2,8 +2,17 @@ import HeraldModel
 import HeraldReader
 import Hummingbird
 
-extension HeraldAPI {
-    static let lastEventID = HeaderName("Last-Event-ID")!
+/// `…/notifications/stream`: the caller's notifications as server-sent events.
+struct StreamRoutes: Sendable {
+    let store: NotificationStore
+    let notifier: StreamNotifier
+    let limits: APILimits
+
+    /// `GET stream` under the collection's path.
+    var collection: RouteCollection<HeraldRequestContext> {
+        RouteCollection(context: HeraldRequestContext.self)
+            .get("stream", use: open)
+    }
 
     /// `GET notifications/stream`: server-sent events.
     ///
@@ -13,8 +22,13 @@ extension HeraldAPI {
     /// `ready` event whose id is that start position, so a client that reconnects before
     /// any notification still resumes exactly. An invalid, foreign or expired start is
     /// answered with the JSON error (400 / 410) before any event.
-    func openStream(_ request: Request, caller: Caller, requestID: String) async throws -> Response {
-        let header = request.headers[Self.lastEventID].flatMap { $0.isEmpty ? nil : $0 }
+    @Sendable func open(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        try await open(request, caller: context.requireCaller(), requestID: context.requestID)
+    }
+
+    /// Opens the event stream of `caller` (see `open(_:context:)`).
+    func open(_ request: Request, caller: Caller, requestID: String) async throws -> Response {
+        let header = request.headers[HeraldAPI.lastEventID].flatMap { $0.isEmpty ? nil : $0 }
         let given = header ?? request.uri.queryParameters.get("since")
         let stream = StreamID(recipient: caller.user, container: caller.container)
         // Listen before the first read, so growth between that read and the first wait wakes it.

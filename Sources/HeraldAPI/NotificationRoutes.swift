@@ -3,23 +3,39 @@ import HeraldModel
 import HeraldReader
 import Hummingbird
 
-extension HeraldAPI {
+/// `…/notifications/changes` and `…/notifications/read`: fetching the caller's
+/// notifications and marking them read. (The event stream is `StreamRoutes`.)
+struct NotificationRoutes: Sendable {
+    let store: NotificationStore
+    let publisher: any HeraldPublisher
+    let bodies: JSONBodies
+    let clock: APIClock
+
+    /// `POST changes` and `POST read` under the collection's path.
+    var collection: RouteCollection<HeraldRequestContext> {
+        RouteCollection(context: HeraldRequestContext.self)
+            .post("changes", use: fetchChanges)
+            .post("read", use: markRead)
+    }
+
     /// `POST notifications/changes`: the store's page, its body written as the store
     /// encoded it (no re-encoding).
-    func fetchChanges(_ request: Request, caller: Caller) async throws -> Response {
-        let body = try await decodeBody(FetchChangesRequest.self, from: request, emptyIsObject: true)
+    @Sendable func fetchChanges(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let body = try await bodies.decode(FetchChangesRequest.self, from: request, emptyIsObject: true)
         let page = try await store.fetchEncoded(
             recipient: caller.user, container: caller.container, after: body.serverChangeToken,
             limit: body.resultsLimit, includeRead: body.includeRead ?? true)
-        return Self.jsonResponse(body: page.jsonBody)
+        return JSONBodies.response(body: page.jsonBody)
     }
 
     /// `POST notifications/read`: publishes one `NotificationRead` for the caller and answers
     /// 202 with the IDs (UUIDs, lower-cased, duplicates removed, order kept); an ID that is
     /// not a UUID is `BAD_REQUEST` naming its index, and nothing is published. It takes effect when the reader
     /// consumes it: a fetch right after may not show it yet.
-    func markRead(_ request: Request, caller: Caller) async throws -> Response {
-        let body = try await decodeBody(MarkReadRequest.self, from: request)
+    @Sendable func markRead(_ request: Request, context: HeraldRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let body = try await bodies.decode(MarkReadRequest.self, from: request)
         let limit = NotificationRead.maximumNotificationIDs
         guard (1...limit).contains(body.notificationIDs.count) else {
             throw APIError(.badRequest, "notificationIDs: must hold 1 to \(limit) IDs, got \(body.notificationIDs.count)")
@@ -35,8 +51,8 @@ extension HeraldAPI {
         var seen = Set<String>()
         let ids = body.notificationIDs.map { $0.lowercased() }.filter { seen.insert($0).inserted }
         let read = NotificationRead(
-            recipient: caller.user, containerIdentifier: caller.container, notificationIDs: ids, readAt: nowMilliseconds)
-        try await publishing("read marks") { try await publisher.publish(read: read) }
-        return try Self.jsonResponse(.accepted, MarkReadRequest(notificationIDs: ids))
+            recipient: caller.user, containerIdentifier: caller.container, notificationIDs: ids, readAt: clock.milliseconds)
+        try await PublishFailure.publishing("read marks") { try await publisher.publish(read: read) }
+        return try JSONBodies.response(.accepted, MarkReadRequest(notificationIDs: ids))
     }
 }

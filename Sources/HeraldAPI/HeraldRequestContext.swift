@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+
+/// The request context of the API's routes: Hummingbird's core context (path parameters,
+/// logger) plus the request's ID and, once `AuthenticationMiddleware` has verified the
+/// bearer token, the caller.
+///
+/// Made from the router's `BasicRequestContext` when a request reaches an API route, so the
+/// rest of the router (operations routes, metrics) keeps its own context.
+public struct HeraldRequestContext: ChildRequestContext, Sendable {
+    /// Hummingbird's per-request storage: the logger, path parameters, endpoint path.
+    public var coreContext: CoreRequestContextStorage
+    /// The request's lowercase UUID: the `hb.request.id` of its log lines, the `uuid` of an
+    /// error body, and (with `ErrorBodyMiddleware`) the `X-Request-ID` of the answer.
+    public let requestID: String
+    /// Who asks, set by `AuthenticationMiddleware`; `nil` on the routes that need no token.
+    public var caller: Caller?
+
+    /// The context of `context`'s request, keeping its path parameters and logger. The
+    /// request's ID is the UUID `ErrorBodyMiddleware` gave it, or a fresh one, which then
+    /// becomes the logger's `hb.request.id`.
+    public init(context: BasicRequestContext) {
+        coreContext = context.coreContext
+        requestID = Self.requestID(of: context)
+        logger[metadataKey: Self.requestIDMetadataKey] = .string(requestID)
+    }
+
+    /// Log metadata key of the request's ID (Hummingbird's, replaced by a UUID by
+    /// `ErrorBodyMiddleware`).
+    static let requestIDMetadataKey = "hb.request.id"
+
+    /// The request's ID: the UUID in the logger's `hb.request.id`, or a fresh UUID (never
+    /// Hummingbird's counter).
+    static func requestID(of context: some RequestContext) -> String {
+        if let id = context.logger[metadataKey: requestIDMetadataKey]?.description, UUID(uuidString: id) != nil {
+            return id
+        }
+        return UUID().uuidString.lowercased()
+    }
+
+    /// The verified caller.
+    /// - Throws: `APIError` (`AUTHENTICATION_REQUIRED`) on a route mounted without
+    ///   `AuthenticationMiddleware`.
+    func requireCaller() throws(APIError) -> Caller {
+        guard let caller else {
+            throw APIError(.authenticationRequired, "send a bearer token: Authorization: Bearer <JWT>")
+        }
+        return caller
+    }
+
+    /// A path parameter, percent-decoded.
+    /// - Throws: `APIError` (`BAD_REQUEST`) when it is missing or not valid percent-encoding.
+    func pathParameter(_ name: String) throws(APIError) -> String {
+        guard let raw = parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
+            throw APIError(.badRequest, "the path parameter \(name) is missing or malformed")
+        }
+        return value
+    }
+}
