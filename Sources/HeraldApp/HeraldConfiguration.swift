@@ -2,6 +2,7 @@ import Foundation
 import HeraldModel
 import HeraldPayload
 import HeraldPipeline
+import HeraldReader
 
 /// Everything one Herald process is configured with — what `herald run` turns its flags
 /// and environment into, and what the demo, the benchmarks and the end-to-end tests build
@@ -38,6 +39,9 @@ public struct HeraldConfiguration: Sendable {
     public var httpPort = 8080
     /// The directory of the reader's store (`reader.sqlite`).
     public var dataDirectory: String
+    /// How many notifications, and how old, the reader's store keeps per stream. Default:
+    /// 1,000 notifications, 28 days.
+    public var retention = RetentionPolicy()
     /// The app's localizations for server-side rendering, if any.
     public var localizations: LocalizationCatalog?
     /// The key that signs change tokens (hex or base64, ≥ 32 bytes; the same on every

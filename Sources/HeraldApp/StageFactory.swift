@@ -60,7 +60,7 @@ struct StageFactory {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw HeraldAppError(.dataDirectory, "cannot create \(directory): \(error.localizedDescription)")
         }
-        let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer)
+        let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer, retention: configuration.retention)
         let service = ReaderService(
             store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
             topics: .init(
@@ -70,7 +70,7 @@ struct StageFactory {
             logger: logger,
             // The embedded broker's cluster ID is not promised to differ between runs, and its
             // topics start empty each run: a store kept from an earlier run is always rebuilt.
-            clusterQualifier: environment.embedded.map { _ in "embedded-\(UUID().uuidString)" },
+            clusterQualifier: environment.embeddedRunID.map { "embedded-\($0)" },
             onChanges: { changes in notifier.streamsGrew(changes.grownStreams.keys) })
         return ([service], store)
     }
