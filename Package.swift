@@ -129,8 +129,6 @@ let package = Package(
                 "HeraldPipeline",
                 "HeraldApp",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(
