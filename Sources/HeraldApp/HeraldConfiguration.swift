@@ -54,6 +54,10 @@ public struct HeraldConfiguration: Sendable {
     public var shutdownTimeout: Duration = .seconds(25)
     /// How long the assets stage waits before collecting an unreferenced file. Default: 3 days.
     public var assetGracePeriod: Duration = .seconds(3 * 86_400)
+    /// The largest input record a stage accepts (match's record changes; compose's,
+    /// schedule's and assets' inputs); a larger one goes to dead letters as `TOO_LARGE`.
+    /// Default: 1 MiB.
+    public var maxInputBytes = 1 << 20
     /// How often the schedule stage looks for due schedules. Default: 1 s.
     public var scheduleTickInterval: Duration = .seconds(1)
     /// The clock of the compose, schedule and assets stages, milliseconds since 1970

@@ -42,7 +42,8 @@ struct StageFactory {
         let users = UserDirectory()
         let processor = ComposeProcessor(
             topics: .init(catalog), delivery: Delivery(catalog: configuration.localizations), users: users,
-            changelog: changelogReader(for: "compose"), logger: logger, now: configuration.clock)
+            changelog: changelogReader(for: "compose"), maxInputBytes: configuration.maxInputBytes, logger: logger,
+            now: configuration.clock)
         return [try usersFollower("users", consumer: "compose-users", into: users), try runner(.compose, processor)]
     }
 
@@ -78,9 +79,10 @@ struct StageFactory {
     /// The subscription table, its loader and the match stage runner.
     func makeMatch() throws -> (services: [any Service], table: SubscriptionTable) {
         let (table, loader) = try subscriptionTable(consumer: "match-table")
-        let processor = MatchProcessor(
+        var processor = MatchProcessor(
             table: table, matchesTopic: catalog.name(TopicCatalog.matches),
             subscriptionsTopic: catalog.name(TopicCatalog.subscriptions))
+        processor.maxChangeBytes = configuration.maxInputBytes
         return ([loader, try runner(.match, processor)], table)
     }
 

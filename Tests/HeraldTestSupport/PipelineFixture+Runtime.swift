@@ -34,12 +34,16 @@ extension PipelineFixture {
     /// Builds a runtime with `configuration` on this fixture's cluster and catalog, runs it
     /// while `body` runs, then shuts it down gracefully and waits until `run()` returned
     /// (also when `body` throws).
+    /// - Parameter environment: how the runtime connects; default: the fixture's own (a test
+    ///   that needs other client properties connects to the same cluster as
+    ///   `herald run --brokers` does).
     /// - Returns: what `body` returned.
     @discardableResult
     public func withRuntime<T: Sendable>(
-        _ configuration: HeraldConfiguration, _ body: (HeraldRuntime) async throws -> T
+        _ configuration: HeraldConfiguration, environment: KafkaEnvironment? = nil, _ body: (HeraldRuntime) async throws -> T
     ) async throws -> T {
-        let runtime = try await HeraldApp.buildRuntime(configuration, environment: environment, catalog: catalog, logger: logger)
+        let runtime = try await HeraldApp.buildRuntime(
+            configuration, environment: environment ?? self.environment, catalog: catalog, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }
             let result: T
