@@ -129,8 +129,6 @@ let package = Package(
                 "HeraldPipeline",
                 "HeraldApp",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(
@@ -158,14 +156,19 @@ let package = Package(
             ]
         ),
         // What the test targets share: the seeded generator, bounded waits, topic readers,
-        // the embedded-cluster fixtures, log capture and the virtual clock.
+        // the embedded-cluster fixtures, runtimes built by HeraldApp with an HTTP client of
+        // their server, log capture and the virtual clock.
         .target(
             name: "HeraldTestSupport",
             dependencies: [
+                "HeraldAPI",
+                "HeraldApp",
                 "HeraldKafka",
                 "HeraldPipeline",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/HeraldTestSupport"
         ),

@@ -2,6 +2,7 @@ import Foundation
 import HeraldModel
 import HeraldPayload
 import HeraldPipeline
+import HeraldReader
 
 /// Everything one Herald process is configured with — what `herald run` turns its flags
 /// and environment into, and what the demo, the benchmarks and the end-to-end tests build
@@ -38,6 +39,9 @@ public struct HeraldConfiguration: Sendable {
     public var httpPort = 8080
     /// The directory of the reader's store (`reader.sqlite`).
     public var dataDirectory: String
+    /// How many notifications, and how old, the reader's store keeps per stream. Default:
+    /// 1,000 notifications, 28 days.
+    public var retention = RetentionPolicy()
     /// The app's localizations for server-side rendering, if any.
     public var localizations: LocalizationCatalog?
     /// The key that signs change tokens (hex or base64, ≥ 32 bytes; the same on every
@@ -50,6 +54,10 @@ public struct HeraldConfiguration: Sendable {
     public var shutdownTimeout: Duration = .seconds(25)
     /// How long the assets stage waits before collecting an unreferenced file. Default: 3 days.
     public var assetGracePeriod: Duration = .seconds(3 * 86_400)
+    /// The largest input record a stage accepts (match's record changes; compose's,
+    /// schedule's and assets' inputs); a larger one goes to dead letters as `TOO_LARGE`.
+    /// Default: 1 MiB.
+    public var maxInputBytes = 1 << 20
     /// How often the schedule stage looks for due schedules. Default: 1 s.
     public var scheduleTickInterval: Duration = .seconds(1)
     /// The clock of the compose, schedule and assets stages, milliseconds since 1970

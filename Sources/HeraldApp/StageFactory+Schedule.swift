@@ -10,7 +10,7 @@ extension StageFactory {
         let processor = ScheduleProcessor(
             topics: .init(catalog), partitions: catalog.partitions, users: users,
             changelog: changelogReader(for: "schedule"), tickInterval: configuration.scheduleTickInterval,
-            now: configuration.clock)
+            maxInputBytes: configuration.maxInputBytes, now: configuration.clock)
         return [try usersFollower("schedule.users", consumer: "schedule-users", into: users), try runner(.schedule, processor)]
     }
 
@@ -18,6 +18,7 @@ extension StageFactory {
     func makeAssets() throws -> [any Service] {
         var settings = AssetLedgerProcessor.Configuration()
         settings.gracePeriod = configuration.assetGracePeriod
+        settings.maxInputBytes = configuration.maxInputBytes
         let processor = AssetLedgerProcessor(
             topics: .init(catalog), changelog: changelogReader(for: "assets"), configuration: settings,
             logger: logger, now: configuration.clock)

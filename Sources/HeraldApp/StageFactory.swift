@@ -42,7 +42,8 @@ struct StageFactory {
         let users = UserDirectory()
         let processor = ComposeProcessor(
             topics: .init(catalog), delivery: Delivery(catalog: configuration.localizations), users: users,
-            changelog: changelogReader(for: "compose"), logger: logger, now: configuration.clock)
+            changelog: changelogReader(for: "compose"), maxInputBytes: configuration.maxInputBytes, logger: logger,
+            now: configuration.clock)
         return [try usersFollower("users", consumer: "compose-users", into: users), try runner(.compose, processor)]
     }
 
@@ -60,7 +61,7 @@ struct StageFactory {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw HeraldAppError(.dataDirectory, "cannot create \(directory): \(error.localizedDescription)")
         }
-        let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer)
+        let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer, retention: configuration.retention)
         let service = ReaderService(
             store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
             topics: .init(
@@ -70,7 +71,7 @@ struct StageFactory {
             logger: logger,
             // The embedded broker's cluster ID is not promised to differ between runs, and its
             // topics start empty each run: a store kept from an earlier run is always rebuilt.
-            clusterQualifier: environment.embedded.map { _ in "embedded-\(UUID().uuidString)" },
+            clusterQualifier: environment.embeddedRunID.map { "embedded-\($0)" },
             onChanges: { changes in notifier.streamsGrew(changes.grownStreams.keys) })
         return ([service], store)
     }
@@ -78,9 +79,10 @@ struct StageFactory {
     /// The subscription table, its loader and the match stage runner.
     func makeMatch() throws -> (services: [any Service], table: SubscriptionTable) {
         let (table, loader) = try subscriptionTable(consumer: "match-table")
-        let processor = MatchProcessor(
+        var processor = MatchProcessor(
             table: table, matchesTopic: catalog.name(TopicCatalog.matches),
             subscriptionsTopic: catalog.name(TopicCatalog.subscriptions))
+        processor.maxChangeBytes = configuration.maxInputBytes
         return ([loader, try runner(.match, processor)], table)
     }
 

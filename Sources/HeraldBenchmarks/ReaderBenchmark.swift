@@ -1,15 +1,15 @@
 import Foundation
 import HeraldAPI
+import HeraldApp
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
-import Hummingbird
 import Logging
-import ServiceLifecycle
 
 /// Fetches per second and latency of `POST …/notifications/changes` on loopback under
 /// concurrent clients (`wrk`, a separate process), next to `GET /health/live` on the same
-/// server in the same run (the HTTP stack's own ceiling).
+/// server in the same run (the HTTP stack's own ceiling). The server is the one
+/// `herald run --stages reader` builds (`HeraldApp.buildRuntime`), middleware included.
 public struct ReaderBenchmark {
     /// What wrk measured for one request.
     public struct Load: Sendable {
@@ -40,8 +40,10 @@ public struct ReaderBenchmark {
         self.logger = logger
     }
 
-    /// Fills a store, serves it on loopback and loads it with wrk.
-    /// - Throws: `BenchmarkError` when wrk is missing or gives no rate.
+    /// Builds the reader and its API as `herald run --stages reader` does, fills its store,
+    /// serves it on loopback and loads it with wrk.
+    /// - Throws: `BenchmarkError` when wrk is missing, the server does not start or wrk
+    ///   gives no rate.
     public func run() async throws -> (health: Load, fetch: Load) {
         guard let wrk = Self.which("wrk") else {
             throw BenchmarkError("herald bench reader needs wrk (apt-get install wrk)")
@@ -49,39 +51,46 @@ public struct ReaderBenchmark {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-reader-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let signer = try ChangeTokenSigner(keyString: String(repeating: "42", count: 32))
-        let store = try NotificationStore(
-            path: directory.appendingPathComponent("reader.sqlite").path, tokenSigner: signer,
-            retention: RetentionPolicy(maxCount: max(1000, perUser), maxAge: .seconds(86_400 * 365 * 10)))
+        let jwtSecret = String(repeating: "b", count: 40)
+        var configuration = HeraldConfiguration(
+            instanceID: "bench", dataDirectory: directory.path,
+            tokenKey: .init(String(repeating: "42", count: 32)), jwtSecret: .init(jwtSecret))
+        configuration.stages = [.reader]
+        configuration.httpHost = "127.0.0.1"
+        configuration.httpPort = 0
+        configuration.handlesSignals = false
+        configuration.retention = RetentionPolicy(maxCount: max(1000, perUser), maxAge: .seconds(86_400 * 365 * 10))
+        // An embedded broker whose topics stay empty: the store is filled directly, before
+        // the reader starts (a store without saved offsets is never rebuilt).
+        let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
+        let runtime = try await HeraldApp.buildRuntime(
+            configuration, environment: environment, catalog: TopicCatalog(prefix: "bench.", partitions: 1), logger: logger)
+        guard let store = runtime.store else { throw BenchmarkError("the reader's runtime has no store") }
         try await fill(store)
-        // TODO(issue 12): use HeraldApp.buildRuntime: the store, the API and its routes below
-        // are wired by hand, not as `herald run` wires them.
-        let authenticator = try await APIAuthenticator(secret: String(repeating: "b", count: 40))
-        let api = HeraldAPI(
-            store: store, badges: StoreBadges(store: store), publisher: NoPublisher(),
-            directory: NoDirectory(), schedules: NoSchedules(), notifier: StreamNotifier(), authenticator: authenticator)
-        let router = Router()
-        router.get("/health/live") { _, _ in "ok" }
-        api.addRoutes(to: router)
-        let port = PortBox()
-        let application = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "herald-bench"),
-            onServerRunning: { channel in port.set(channel.localAddress?.port) }, logger: logger)
-        let group = ServiceGroup(services: [application], logger: logger)
+        let authenticator = try await APIAuthenticator(secret: jwtSecret)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            let bound = try await port.wait()
+            tasks.addTask { try await runtime.run() }
+            let bound = try await Self.port(of: runtime)
             var tokens: [String] = []
             for user in 0..<users { tokens.append(try await authenticator.issueToken(user: "_u\(user)", container: Self.container)) }
             let script = directory.appendingPathComponent("fetch.lua")
             try Self.script(tokens: tokens, pageSize: pageSize).write(to: script, atomically: true, encoding: .utf8)
             let health = try Self.load(wrk, url: "http://127.0.0.1:\(bound)/health/live", script: nil, connections: connections, seconds: seconds)
             let fetch = try Self.load(wrk, url: "http://127.0.0.1:\(bound)", script: script.path, connections: connections, seconds: seconds)
-            await group.triggerGracefulShutdown()
+            await runtime.triggerGracefulShutdown()
             try await tasks.waitForAll()
             try store.close()
             return (health, fetch)
         }
+    }
+
+    /// The port `runtime`'s HTTP server listens on, once it does (within 30 s).
+    private static func port(of runtime: HeraldRuntime) async throws -> Int {
+        for _ in 0..<1_200 {
+            if let port = runtime.httpPort { return port }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw BenchmarkError("the benchmark's HTTP server did not start")
     }
 
     /// `users` streams of `perUser` notifications each.

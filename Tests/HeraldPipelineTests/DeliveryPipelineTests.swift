@@ -1,18 +1,17 @@
 import Foundation
-import HeraldDelivery
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldReader
 import HeraldTestSupport
-import ServiceLifecycle
 import Testing
 
-/// Match → compose → reader on the embedded broker, with a real SQLite store.
+/// Match → compose → reader in the process `herald run` builds (`HeraldApp.buildRuntime`),
+/// on the embedded broker, with its SQLite store.
 @Suite("Delivery pipeline", .timeLimit(.minutes(3)))
 struct DeliveryPipelineTests {
     private let container = "iCloud.com.example.notes"
-    private let signer = try! ChangeTokenSigner(keyString: String(repeating: "ab", count: 32))
 
     private func subscription(_ id: String, predicate: String, badge: Bool) -> Data {
         Data("""
@@ -32,42 +31,12 @@ struct DeliveryPipelineTests {
             """.utf8)
     }
 
-    /// The services of the three stages, over one store.
-    private func services(_ fixture: PipelineFixture, store: NotificationStore, producer: KafkaProducer, generation: Int) throws -> [any Service] {
-        let catalog = fixture.catalog
-        let table = SubscriptionTable()
-        let loader = SubscriptionTableLoader(
-            table: table, consumer: try fixture.consumer(group: "table-\(generation)"), producer: producer,
-            topic: catalog.name(TopicCatalog.subscriptions), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil, logger: fixture.logger)
-        let match = StageRunner(
-            configuration: StageConfiguration(name: "match", inputTopics: [catalog.name(TopicCatalog.recordChanges)], deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
-            processor: MatchProcessor(table: table, matchesTopic: catalog.name(TopicCatalog.matches), subscriptionsTopic: catalog.name(TopicCatalog.subscriptions)),
-            consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger)
-        let users = UserDirectory()
-        let follower = CompactedTopicFollower(
-            name: "users", consumer: try fixture.consumer(group: "users-\(generation)"), producer: producer,
-            topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil, logger: fixture.logger, onReady: { users.gate.open() },
-            apply: { message throws(Rejection.Reason) in try users.apply(message) })
-        let compose = StageRunner(
-            configuration: StageConfiguration(
-                name: "compose", inputTopics: [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)],
-                deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
-            processor: ComposeProcessor(
-                topics: .init(catalog),
-                delivery: Delivery(), users: users,
-                changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
-                now: { 1_795_300_000_500 }),
-            consumer: try fixture.consumer(group: "compose"), producer: producer, logger: fixture.logger)
-        let reader = ReaderService(
-            store: store, consumer: try fixture.consumer(group: "reader-\(generation)"), producer: producer,
-            topics: .init(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                composeState: catalog.name(TopicCatalog.composeState)),
-            partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil,
-            logger: fixture.logger, onChanges: { _ in })
-        return [loader, match, follower, compose, reader]
+    /// A runtime of the three stages (and so the API) keeping its store in `directory`;
+    /// compose's clock stands still.
+    private func configuration(_ fixture: PipelineFixture, directory: String) -> HeraldConfiguration {
+        var configuration = fixture.runtimeConfiguration([.match, .compose, .reader], dataDirectory: directory)
+        configuration.clock = { 1_795_300_000_500 }
+        return configuration
     }
 
     /// Waits until the user's stream holds `count` notifications.
@@ -81,9 +50,12 @@ struct DeliveryPipelineTests {
     /// before them, in that order: what the changes sent so far lead to is all stored.
     private func waitUntilDrained(_ fixture: PipelineFixture, _ store: NotificationStore) async throws -> Bool {
         let catalog = fixture.catalog
-        guard try await fixture.waitUntilCommitted(group: "match", [catalog.name(TopicCatalog.recordChanges)], timeout: .seconds(60)),
+        guard try await fixture.waitUntilCommitted(
+                group: HeraldStage.match.groupID(prefix: catalog.prefix), [catalog.name(TopicCatalog.recordChanges)],
+                timeout: .seconds(60)),
               try await fixture.waitUntilCommitted(
-                group: "compose", [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)], timeout: .seconds(60))
+                group: HeraldStage.compose.groupID(prefix: catalog.prefix),
+                [catalog.name(TopicCatalog.matches), catalog.name(TopicCatalog.badgeResets)], timeout: .seconds(60))
         else { return false }
         return try await fixture.reader.waitUntilConsumed(
             [catalog.name(TopicCatalog.notifications)], partitions: catalog.partitions, timeout: .seconds(60)
@@ -97,10 +69,8 @@ struct DeliveryPipelineTests {
         let fixture = try await PipelineFixture()
         let catalog = fixture.catalog
         let producer = try fixture.producer()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("reader.sqlite").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
 
         _ = try await producer.send([
             OutgoingMessage(topic: catalog.name(TopicCatalog.subscriptions), key: "\(container)/private/high",
@@ -111,13 +81,13 @@ struct DeliveryPipelineTests {
         let changes = (1...7).map { OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c\($0)", priority: $0)) }
         _ = try await producer.send(changes)
 
-        let store = try NotificationStore(path: path, tokenSigner: signer)
-        let first = try await fixture.run(try services(fixture, store: store, producer: producer, generation: 1)) {
+        let (store, first) = try await fixture.withRuntime(configuration(fixture, directory: directory)) { runtime in
+            let store = try #require(runtime.store)
             let notifications = try await waitForStream(store, count: 5)
             // The same changes again (an upstream replay): same IDs, no new notification, badge unchanged.
             _ = try await producer.send(changes)
             #expect(try await waitUntilDrained(fixture, store), "the stages consumed the replay")
-            return notifications
+            return (store, notifications)
         }
         #expect(first.map(\.sequence) == [1, 2, 3, 4, 5])
         #expect(first.map(\.badge) == [1, 2, 3, 4, 5])
@@ -146,14 +116,18 @@ struct DeliveryPipelineTests {
         try store.close()
 
         // A restarted reader resumes from its saved offsets: nothing new, nothing doubled; new work continues.
-        let reopened = try NotificationStore(path: path, tokenSigner: signer)
-        let second = try await fixture.run(try services(fixture, store: reopened, producer: producer, generation: 2)) {
+        let (reopened, second) = try await fixture.withRuntime(configuration(fixture, directory: directory)) { runtime in
+            let reopened = try #require(runtime.store)
             _ = try await producer.send([OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges), key: "zone", value: change("c8", priority: 8))])
-            return try await waitForStream(reopened, count: 6)
+            return (reopened, try await waitForStream(reopened, count: 6))
         }
         #expect(second.map(\.sequence) == [1, 2, 3, 4, 5, 6])
         #expect(second.last?.badge == 6)
         let stats = try await reopened.stats()
         #expect(stats.notifications == 6)
+        // The reader resumed (it served c8, so it checked its store first): kept, not rebuilt.
+        #expect(!fixture.recentLog.contains("rebuilding the reader store"), "recent log:\n\(fixture.recentLog.text)")
+        try reopened.close()
+        await producer.close()
     }
 }

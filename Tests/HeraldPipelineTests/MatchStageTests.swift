@@ -1,10 +1,13 @@
 import Foundation
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldTestSupport
 import Testing
 
+/// The match stage as `herald run --stages match` builds it (`HeraldApp.buildRuntime`), on
+/// the embedded broker.
 @Suite("Match stage", .timeLimit(.minutes(2)))
 struct MatchStageTests {
     private let container = "iCloud.com.example.notes"
@@ -48,17 +51,9 @@ struct MatchStageTests {
             OutgoingMessage(topic: changes, key: "junk", value: Data("{\"changeID\": 7}".utf8)),
         ])
 
-        let table = SubscriptionTable()
-        let loader = SubscriptionTableLoader(
-            table: table, consumer: try fixture.consumer(group: "table"), producer: producer, topic: subscriptions,
-            partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: nil,
-            logger: fixture.logger)
-        let runner = StageRunner(
-            configuration: StageConfiguration(name: "match", inputTopics: [changes], deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
-            processor: MatchProcessor(table: table, matchesTopic: catalog.name(TopicCatalog.matches), subscriptionsTopic: subscriptions),
-            consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger)
-        try await fixture.run([loader, runner]) {
-            let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 2)
+        let table = try await fixture.withRuntime(fixture.runtimeConfiguration([.match])) { runtime in
+            let table = try #require(runtime.table)
+            let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 2, timeout: .seconds(60))
             let decoded = try matches.map { try WireCodec().decode(Match.self, from: #require($0.value)) }
             #expect(Set(decoded.map { "\($0.subscription.subscriptionID)/\($0.change.changeID)" }) == ["urgent/c1", "once/c3"])
             #expect(matches.allSatisfy { $0.keyString == (try? WireCodec().decode(Match.self, from: $0.value!))?.recipient })
@@ -73,6 +68,7 @@ struct MatchStageTests {
             #expect(Set(records.map(\.sourceTopic)) == [subscriptions, changes])
             #expect(records.contains { $0.stage == "match.subscriptions" && $0.code == "INVALID_PREDICATE" })
             #expect(records.contains { $0.stage == "match" && $0.code == "UNDECODABLE" })
+            return table
         }
         #expect(table.count == 1, "only 'urgent' remains")
         let again = try await fixture.readToEnd(catalog.name(TopicCatalog.matches))

@@ -1,13 +1,13 @@
 import Foundation
-import HeraldDelivery
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldTestSupport
-import ServiceLifecycle
 import Testing
 
-/// Schedules → schedule stage (virtual time) → compose → notifications, on the embedded broker.
+/// Schedules → schedule stage (virtual time) → compose → notifications, in the process
+/// `herald run` builds (`HeraldApp.buildRuntime`), on the embedded broker.
 @Suite("Schedule stage", .timeLimit(.minutes(5)))
 struct ScheduleStageTests {
     private let container = "iCloud.com.example.clock"
@@ -25,39 +25,13 @@ struct ScheduleStageTests {
         Data(#"{"recipient": "_u1", "container": "\#(container)", "latitude": \#(latitude), "longitude": \#(longitude), "timestamp": \#(timestamp)}"#.utf8)
     }
 
-    private func services(
-        _ fixture: PipelineFixture, clock: VirtualClock, producer: KafkaProducer, generation: Int, readiness: Readiness
-    ) throws -> [any Service] {
-        let catalog = fixture.catalog
-        let scheduleUsers = UserDirectory(tracksTimeZones: true)
-        let composeUsers = UserDirectory()
-        func follower(_ directory: UserDirectory, _ name: String) throws -> CompactedTopicFollower {
-            CompactedTopicFollower(
-                name: name, consumer: try fixture.consumer(group: "\(name)-\(generation)"), producer: producer,
-                topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
-                deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness, logger: fixture.logger,
-                onReady: { directory.gate.open() },
-                apply: { message throws(Rejection.Reason) in try directory.apply(message) })
-        }
-        let schedule = StageRunner(
-            configuration: StageConfiguration(
-                name: "schedule", inputTopics: HeraldStage.schedule.inputTopics.map(catalog.name),
-                deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
-            processor: ScheduleProcessor(
-                topics: .init(catalog), partitions: catalog.partitions, users: scheduleUsers,
-                changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
-                tickInterval: .milliseconds(50), now: { clock.now }),
-            consumer: try fixture.consumer(group: "schedule"), producer: producer, readiness: readiness, logger: fixture.logger)
-        let compose = StageRunner(
-            configuration: StageConfiguration(
-                name: "compose", inputTopics: HeraldStage.compose.inputTopics.map(catalog.name),
-                deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
-            processor: ComposeProcessor(
-                topics: .init(catalog), delivery: Delivery(), users: composeUsers,
-                changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
-                now: { clock.now }),
-            consumer: try fixture.consumer(group: "compose"), producer: producer, readiness: readiness, logger: fixture.logger)
-        return [try follower(scheduleUsers, "schedule-users"), try follower(composeUsers, "compose-users"), schedule, compose]
+    /// A runtime of the schedule and compose stages on `clock`, looking for due schedules
+    /// every 50 ms.
+    private func configuration(_ fixture: PipelineFixture, clock: VirtualClock) -> HeraldConfiguration {
+        var configuration = fixture.runtimeConfiguration([.schedule, .compose])
+        configuration.clock = { clock.now }
+        configuration.scheduleTickInterval = .milliseconds(50)
+        return configuration
     }
 
     /// The first `count` firings, waiting up to a minute (a loaded machine joins groups
@@ -100,8 +74,8 @@ struct ScheduleStageTests {
             placed(schedule("misplaced", #""alertBody": "wrong partition""#), on: (partition + 1) % catalog.partitions),
         ])
 
-        let readiness = Readiness()
-        try await fixture.run(try services(fixture, clock: clock, producer: producer, generation: 1, readiness: readiness)) {
+        try await fixture.withRuntime(configuration(fixture, clock: clock)) { runtime in
+            let readiness = runtime.readiness
             var fired = try await firings(fixture, count: 2, readiness: readiness)
             #expect(fired.map(\.scheduleID) == ["daily", "ping"])
             #expect(fired.map(\.trigger) == [.immediate, .immediate])
@@ -125,7 +99,8 @@ struct ScheduleStageTests {
 
         // Restart later: restored from the changelog, the next occurrence fires once, none again.
         clock.set(1_774_832_400_000)
-        try await fixture.run(try services(fixture, clock: clock, producer: producer, generation: 2, readiness: readiness)) {
+        let readiness = try await fixture.withRuntime(configuration(fixture, clock: clock)) { runtime in
+            let readiness = runtime.readiness
             let fired = try await firings(fixture, count: 5, readiness: readiness)
             #expect(fired.filter { $0.scheduleID == "daily" }.map(\.fireDate) == [1_774_661_400_000, 1_774_747_800_000, 1_774_830_600_000])
             // A firing delivered twice (as after a crash between a firing and its state) is sent once.
@@ -133,8 +108,10 @@ struct ScheduleStageTests {
             _ = try await producer.send([OutgoingMessage(
                 topic: catalog.name(TopicCatalog.scheduleFirings), key: "_u1", value: again[again.count - 1].value)])
             let consumed = try await fixture.waitUntilCommitted(
-                group: "compose", HeraldStage.compose.inputTopics.map(catalog.name), timeout: .seconds(60))
+                group: HeraldStage.compose.groupID(prefix: catalog.prefix), HeraldStage.compose.inputTopics.map(catalog.name),
+                timeout: .seconds(60))
             #expect(consumed, "compose consumed the duplicated firing; recent log:\n\(fixture.recentLog.text)")
+            return readiness
         }
         let all = try await firings(fixture, count: 6, readiness: readiness)
         #expect(all.count == 6)

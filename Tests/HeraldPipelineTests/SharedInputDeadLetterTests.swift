@@ -1,13 +1,14 @@
 import Foundation
+import HeraldApp
 import HeraldKafka
 import HeraldModel
 import HeraldPipeline
 import HeraldTestSupport
-import ServiceLifecycle
 import Testing
 
 /// Issue 11's scenario in small: many valid changes with one over the producer's
-/// `message.max.bytes` among them, read by both stages that consume `record-changes`.
+/// `message.max.bytes` among them, read by both stages that consume `record-changes`, in
+/// the process `herald run` builds (`HeraldApp.buildRuntime`).
 @Suite("One dead letter per bad change across the match and assets stages", .timeLimit(.minutes(2)))
 struct SharedInputDeadLetterTests {
     private let container = "iCloud.com.example.notes"
@@ -39,37 +40,18 @@ struct SharedInputDeadLetterTests {
         _ = try await input.send(records)
         await input.close()
 
-        var settings = fixture.environment.producerConfiguration(clientID: "stages")
-        settings.linger = .milliseconds(1)
-        settings.maxMessageBytes = 4_096
-        let producer = try KafkaProducer(configuration: settings, logger: fixture.logger)
-        let table = SubscriptionTable()
-        let loader = SubscriptionTableLoader(
-            table: table, consumer: try fixture.consumer(group: "table"), producer: producer, topic: subscriptions,
-            partitions: catalog.partitions, deadLetterTopic: deadLetters, readiness: nil, logger: fixture.logger)
-        var match = MatchProcessor(table: table, matchesTopic: catalog.name(TopicCatalog.matches), subscriptionsTopic: subscriptions)
-        match.maxChangeBytes = 8_000
-        var assetSettings = AssetLedgerProcessor.Configuration()
-        assetSettings.maxInputBytes = 8_000
-        let assets = AssetLedgerProcessor(
-            topics: .init(catalog), changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
-            configuration: assetSettings)
-        let services: [any Service] = [
-            loader,
-            StageRunner(
-                configuration: StageConfiguration(name: "match", inputTopics: [changes], deadLetterTopic: deadLetters),
-                processor: match, consumer: try fixture.consumer(group: "match"), producer: producer, logger: fixture.logger),
-            StageRunner(
-                configuration: StageConfiguration(
-                    name: "assets", inputTopics: HeraldStage.assets.inputTopics.map(catalog.name), deadLetterTopic: deadLetters),
-                processor: assets, consumer: try fixture.consumer(group: "assets"), producer: producer, logger: fixture.logger),
-        ]
-        try await fixture.run(services) {
-            let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 200)
+        // The match and assets stages as `herald run --stages match,assets --kafka-property
+        // message.max.bytes=4096` builds them, inputs limited to 8,000 bytes.
+        let environment = KafkaEnvironment(
+            brokers: fixture.environment.bootstrapServers, extraProperties: ["message.max.bytes": "4096"], logger: fixture.logger)
+        var configuration = fixture.runtimeConfiguration([.match, .assets])
+        configuration.maxInputBytes = 8_000
+        try await fixture.withRuntime(configuration, environment: environment) { _ in
+            let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 200, timeout: .seconds(60))
             #expect(matches.count == 200, "every valid change matched")
-            try await waitUntilCommitted(fixture, group: "assets", topic: changes, count: 202)
+            try await waitUntilCommitted(
+                fixture, group: HeraldStage.assets.groupID(prefix: catalog.prefix), topic: changes, count: 202)
         }
-        await producer.close()
         let letters = try await fixture.readToEnd(deadLetters).compactMap(DeadLetter.Record.init)
         #expect(letters.count == 2, "one dead letter per bad change")
         #expect(letters.allSatisfy { $0.stage == "match" })
@@ -80,7 +62,7 @@ struct SharedInputDeadLetterTests {
 
     /// Waits until `group` committed `count` offsets of `topic` (all its input applied).
     private func waitUntilCommitted(_ fixture: PipelineFixture, group: String, topic: String, count: Int64) async throws {
-        let committed = try await Wait.value(every: .milliseconds(100)) {
+        let committed = try await Wait.value(timeout: .seconds(60), every: .milliseconds(100)) {
             try await fixture.committedOffsets(group: group, topics: [topic]).values.reduce(0, +)
         } until: { $0 >= count }
         #expect(committed == count, "the assets stage consumed every change, the bad ones included")

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldKafka
 import Logging
 import Synchronization
@@ -10,6 +11,11 @@ public final class KafkaEnvironment: Sendable {
     public let bootstrapServers: String
     /// Set when Herald runs its own embedded cluster.
     public let embedded: EmbeddedKafkaCluster?
+    /// With `embedded`: a name for this cluster unlike any other run's. The embedded
+    /// cluster's ID is not promised to differ between runs and its topics start empty, so a
+    /// reader store kept from another run must be told apart from one built on this cluster
+    /// (as when a test runs two runtimes one after the other on it).
+    public let embeddedRunID: String?
     public let client: KafkaClientConfiguration
     private let logger: Logger
     /// The cluster ID `ensureTopics` learned, if it ran.
@@ -37,6 +43,7 @@ public final class KafkaEnvironment: Sendable {
         self.client = client
         self.bootstrapServers = brokers
         self.embedded = nil
+        self.embeddedRunID = nil
         self.logger = logger
     }
 
@@ -48,6 +55,7 @@ public final class KafkaEnvironment: Sendable {
         self.client = client
         self.bootstrapServers = cluster.bootstrapServers
         self.embedded = cluster
+        self.embeddedRunID = UUID().uuidString
         self.logger = logger
     }
 
