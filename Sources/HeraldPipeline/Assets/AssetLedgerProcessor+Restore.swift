@@ -9,8 +9,8 @@ extension AssetLedgerProcessor {
     /// checksum entries from `asset-ledger`. Values that do not decode, or whose key does not
     /// match, are skipped (the input they came from is replayed against the rest).
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
-        let recordPartitions = Set(partitions.filter { $0.topic == topics.recordChanges }.map(\.partition))
-        let assetPartitions = Set(partitions.filter { $0.topic == topics.assetReferences }.map(\.partition))
+        let recordPartitions = routes.partitions(partitions, playing: .recordChanges)
+        let assetPartitions = routes.partitions(partitions, playing: .assetReferences)
         guard !recordPartitions.isEmpty || !assetPartitions.isEmpty else { return }
         let states = try await changelog.read(topic: topics.assetRecords, partitions: recordPartitions.union(assetPartitions).sorted())
         let entries = try await changelog.read(topic: topics.assetLedger, partitions: assetPartitions.sorted())

@@ -33,6 +33,8 @@ import Synchronization
 /// of both inputs.
 public final class AssetLedgerProcessor: StageProcessor {
     public let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     public let configuration: Configuration
     let changelog: ChangelogReader
     private let now: @Sendable () -> Int64
@@ -49,6 +51,7 @@ public final class AssetLedgerProcessor: StageProcessor {
     ) {
         self.logger = logger
         self.topics = topics
+        self.routes = TopicRoutes(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
         self.changelog = changelog
         self.configuration = configuration
         self.now = now
@@ -69,19 +72,18 @@ public final class AssetLedgerProcessor: StageProcessor {
             owned.rollback()
             var changed = ChangedStates()
             var result = StageResult.each(batch) { message throws(Rejection.Reason) in
-                switch message.topic {
-                case topics.recordChanges:
+                switch try routes.role(of: message) {
+                case .recordChanges:
                     do throws(Rejection.Reason) {
-                        return try applyChange(try checkedValue(message), message, &owned, &changed)
+                        let value = try message.requiredValue(maxBytes: configuration.maxInputBytes)
+                        return try applyChange(value, message, &owned, &changed)
                     } catch {
                         skip(message, error)
                         return []
                     }
-                case topics.assetReferences:
-                    try applyReference(try checkedValue(message), message, &owned, &changed)
+                case .assetReferences:
+                    try applyReference(try message.requiredValue(maxBytes: configuration.maxInputBytes), message, &owned, &changed)
                     return []
-                default:
-                    throw .invalid("the assets stage does not read \(message.topic)")
                 }
             }
             result.outputs += changed.outputs(topics, owned)
@@ -115,8 +117,8 @@ public final class AssetLedgerProcessor: StageProcessor {
 
     /// Drops the ledgers of partitions taken away (their new owner restores them).
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {
-        let records = Set(partitions.filter { $0.topic == topics.recordChanges }.map(\.partition))
-        let assets = Set(partitions.filter { $0.topic == topics.assetReferences }.map(\.partition))
+        let records = routes.partitions(partitions, playing: .recordChanges)
+        let assets = routes.partitions(partitions, playing: .assetReferences)
         ledgers.withLock { $0.drop(records: records, assets: assets) }
     }
 
@@ -127,14 +129,6 @@ public final class AssetLedgerProcessor: StageProcessor {
             PipelineLogKey.partition: .string(message.topicPartition.description),
             PipelineLogKey.offset: .string(String(message.offset)),
         ])
-    }
-
-    private func checkedValue(_ message: ConsumedMessage) throws(Rejection.Reason) -> Data {
-        guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
-        guard value.count <= configuration.maxInputBytes else {
-            throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(configuration.maxInputBytes)")
-        }
-        return value
     }
 
     /// A record change → its reference events; the record's new state is kept for the batch's end.

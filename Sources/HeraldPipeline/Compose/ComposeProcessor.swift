@@ -41,7 +41,14 @@ public final class ComposeProcessor: StageProcessor {
         }
     }
 
+    /// The role of an input topic.
+    public enum Input: Sendable {
+        case matches, badgeResets, scheduleFirings
+    }
+
     public let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     private let delivery: Delivery
     private let users: UserDirectory
     private let states: KeyedStateStore<UserStreamState>
@@ -58,6 +65,9 @@ public final class ComposeProcessor: StageProcessor {
         self.logger = logger
         self.maxInputBytes = maxInputBytes
         self.topics = topics
+        self.routes = TopicRoutes(
+            stage: "compose",
+            [topics.matches: .matches, topics.badgeResets: .badgeResets, topics.scheduleFirings: .scheduleFirings])
         self.delivery = delivery
         self.users = users
         self.states = KeyedStateStore(topic: topics.composeState, changelog: changelog)
@@ -104,24 +114,20 @@ public final class ComposeProcessor: StageProcessor {
             return outputs
         }
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
-            guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
-            guard value.count <= maxInputBytes else {
-                throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(maxInputBytes)")
-            }
+            let role = try routes.role(of: message)
+            let value = try message.requiredValue(maxBytes: maxInputBytes)
             let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
-            switch message.topic {
-            case topics.matches:
+            switch role {
+            case .matches:
                 return try compose(Match.self, from: value, at: position, partition: message.partition)
-            case topics.scheduleFirings:
+            case .scheduleFirings:
                 return try compose(ScheduledFiring.self, from: value, at: position, partition: message.partition)
-            case topics.badgeResets:
+            case .badgeResets:
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }
                 var user = state(reset.recipient)
                 if delivery.apply(reset, at: position, state: &user) { staged.stage(user, on: message.partition) }
                 return []
-            default:
-                throw .invalid("the compose stage does not read \(message.topic)")
             }
         }
         // Never skipped: a notification without its state would be sent again, or its

@@ -31,12 +31,19 @@ public final class ReaderService: Service {
         var all: [String] { [notifications, reads, composeState] }
     }
 
+    /// The role of an input topic.
+    enum Input: Sendable {
+        case notifications, reads, composeState
+    }
+
     /// How a batch the store or Kafka refused is retried: 200 ms, doubling up to 5 s.
     static let retry = RetryPolicy(initial: .milliseconds(200), maximum: .seconds(5))
     let store: NotificationStore
     let consumer: KafkaConsumer
     private let producer: KafkaProducer
     let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     let partitions: Int32
     private let deadLetterTopic: String
     private let onChanges: @Sendable (StoreChanges) -> Void
@@ -61,6 +68,8 @@ public final class ReaderService: Service {
         self.consumer = consumer
         self.producer = producer
         self.topics = topics
+        self.routes = TopicRoutes(
+            stage: "reader", [topics.notifications: .notifications, topics.reads: .reads, topics.composeState: .composeState])
         self.partitions = partitions
         self.deadLetterTopic = deadLetterTopic
         self.readiness = readiness
@@ -134,14 +143,14 @@ public final class ReaderService: Service {
             next[message.topicPartition] = max(next[message.topicPartition] ?? 0, message.offset + 1)
             do throws(Rejection.Reason) {
                 try decode(message, codec: codec, into: &storeBatch)
-                if message.topic == topics.notifications, let last = storeBatch.encodedNotifications.last {
+                if routes[message.topic] == .notifications, let last = storeBatch.encodedNotifications.last {
                     sources[last.notificationID] = message
                 }
             } catch {
                 rejected.append(Rejection(message: message, reason: error))
             }
         }
-        let undecodable = rejected.filter { $0.message.topic == topics.notifications }.count
+        let undecodable = rejected.filter { routes[$0.message.topic] == .notifications }.count
         storeBatch.offsets = next.map { ConsumedOffset(topic: $0.key.topic, partition: $0.key.partition, nextOffset: $0.value) }
         var attempt = 0
         while true {
@@ -200,26 +209,23 @@ public final class ReaderService: Service {
     }
 
     private func decode(_ message: ConsumedMessage, codec: WireCodec, into batch: inout StoreBatch) throws(Rejection.Reason) {
+        let role = try routes.role(of: message)
         guard let value = message.value else {
-            if message.topic == topics.composeState { return }  // a forgotten user: nothing to show
+            if role == .composeState { return }  // a forgotten user: nothing to show
             throw .invalid("a \(message.topic) record cannot be null")
         }
         do {
-            switch message.topic {
-            case topics.notifications:
+            switch role {
+            case .notifications:
                 batch.encodedNotifications.append(try EncodedNotification(json: value))
-            case topics.reads:
+            case .reads:
                 batch.reads.append(try codec.decode(NotificationRead.self, from: value))
-            case topics.composeState:
+            case .composeState:
                 let state = try codec.decode(UserStreamState.self, from: value)
                 for (container, badge) in state.badges.sorted(by: { $0.key < $1.key }) {
                     batch.badges.append(BadgeCount(recipient: state.recipient, container: container, badge: badge))
                 }
-            default:
-                throw Rejection.Reason.invalid("the reader does not read \(message.topic)")
             }
-        } catch let reason as Rejection.Reason {
-            throw reason
         } catch {
             throw .undecodable("\(error)")
         }
