@@ -7,10 +7,7 @@ extension StageFactory {
     /// stage runner.
     func makeSchedule() throws -> [any Service] {
         let users = UserDirectory(tracksTimeZones: true)
-        let processor = ScheduleProcessor(
-            topics: .init(catalog), partitions: catalog.partitions, users: users,
-            changelog: changelogReader(for: "schedule"), tickInterval: configuration.scheduleTickInterval,
-            now: configuration.clock)
+        let processor = ScheduleProcessor(context: context, users: users, tickInterval: configuration.scheduleTickInterval)
         return [try usersFollower("schedule.users", consumer: "schedule-users", into: users), try runner(.schedule, processor)]
     }
 
@@ -18,15 +15,6 @@ extension StageFactory {
     func makeAssets() throws -> [any Service] {
         var settings = AssetLedgerProcessor.Configuration()
         settings.gracePeriod = configuration.assetGracePeriod
-        let processor = AssetLedgerProcessor(
-            topics: .init(catalog), changelog: changelogReader(for: "assets"), configuration: settings,
-            logger: logger, now: configuration.clock)
-        return [try runner(.assets, processor)]
-    }
-
-    /// Reads a stage's changelog partitions on assignment, with a consumer of its own.
-    func changelogReader(for stage: String) -> ChangelogReader {
-        let factory = self
-        return ChangelogReader { try factory.ungroupedConsumer("\(stage)-restore") }
+        return [try runner(.assets, AssetLedgerProcessor(context: context, configuration: settings))]
     }
 }

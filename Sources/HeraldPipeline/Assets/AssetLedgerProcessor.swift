@@ -57,6 +57,13 @@ public final class AssetLedgerProcessor: StageProcessor {
         self.now = now
     }
 
+    /// The asset ledger over the context's catalog, changelogs, logger and clock.
+    public convenience init(context: StageContext, configuration: Configuration = Configuration()) {
+        self.init(
+            topics: Topics(context.catalog), changelog: context.changelogReader(for: "assets"), configuration: configuration,
+            logger: context.logger, now: context.clock)
+    }
+
     public var tickInterval: Duration? { configuration.tickInterval }
 
     /// Stored and referenced bytes of the checksums this instance owns.

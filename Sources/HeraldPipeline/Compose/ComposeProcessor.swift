@@ -74,6 +74,14 @@ public final class ComposeProcessor: StageProcessor {
         self.now = now
     }
 
+    /// The compose stage over the context's catalog, changelog, logger and clock.
+    public convenience init(context: StageContext, delivery: Delivery, users: UserDirectory, maxInputBytes: Int = 1 << 20) {
+        self.init(
+            topics: Topics(context.catalog), delivery: delivery, users: users,
+            changelog: context.changelogReader(for: "compose"), maxInputBytes: maxInputBytes, logger: context.logger,
+            now: context.clock)
+    }
+
     /// How many users' states this instance holds.
     public var userCount: Int { states.count }
 

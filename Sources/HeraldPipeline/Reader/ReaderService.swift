@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// go to dead letters before the batch is applied. A notification that cannot be stored
 /// (undecodable, or its sequence taken by another notification) is dead-lettered, counted in
 /// `herald_reader_notifications_rejected_total` and fails readiness (`reader.store`).
-public final class ReaderService: Service {
+public final class ReaderService: Service, ReadinessReporting {
     public struct Topics: Sendable {
         public var notifications: String
         public var reads: String
@@ -80,11 +80,32 @@ public final class ReaderService: Service {
         let label = "herald_reader_notifications_rejected_total"
         rejectedUndecodable = Counter(label: label, dimensions: [("reason", "undecodable")], factory: metrics)
         rejectedConflicts = Counter(label: label, dimensions: [("reason", "sequence_conflict")], factory: metrics)
-        readiness?.register("reader")
-        readiness?.set(Self.storeCondition, ready: true)
     }
 
+    /// The reader of the context's catalog, with a consumer of its own (`consumer` names its purpose).
+    public convenience init(
+        store: NotificationStore, consumer: String = "reader", context: StageContext, pruneInterval: Duration = .seconds(600),
+        clusterQualifier: String? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
+        onChanges: @escaping @Sendable (StoreChanges) -> Void
+    ) throws {
+        let catalog = context.catalog
+        self.init(
+            store: store, consumer: try context.makeConsumer(consumer), producer: context.producer,
+            topics: Topics(
+                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
+                composeState: catalog.name(TopicCatalog.composeState)),
+            partitions: catalog.partitions, deadLetterTopic: context.deadLetterTopic, readiness: context.readiness,
+            logger: context.logger, pruneInterval: pruneInterval, clusterQualifier: clusterQualifier, metrics: metrics,
+            onChanges: onChanges)
+    }
+
+    /// `reader`: ready once caught up. (`reader.store` is ready until a notification
+    /// cannot be stored.)
+    public var readinessConditions: [String] { ["reader"] }
+
     public func run() async throws {
+        readiness?.register("reader")
+        readiness?.set(Self.storeCondition, ready: true)
         guard let (saved, watermarks) = try await prepareStore() else {
             await consumer.close()
             return

@@ -83,6 +83,16 @@ public final class ScheduleProcessor: StageProcessor {
         self.now = now
     }
 
+    /// The schedule stage over the context's catalog, changelog and clock.
+    public convenience init(
+        context: StageContext, users: UserDirectory, tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20
+    ) {
+        self.init(
+            topics: Topics(context.catalog), partitions: context.catalog.partitions, users: users,
+            changelog: context.changelogReader(for: "schedule"), tickInterval: tickInterval, maxInputBytes: maxInputBytes,
+            now: context.clock)
+    }
+
     /// How many users' schedules this instance holds.
     public var userCount: Int { states.count }
 
