@@ -110,15 +110,10 @@ public final class ReaderService: Service, ReadinessReporting {
             await consumer.close()
             return
         }
-        var positions: [TopicPartitionOffset] = []
-        var remaining: [TopicPartition: Int64] = [:]
-        for (topicPartition, marks) in watermarks.sorted(by: { $0.key < $1.key }) {
-            let start = saved[topicPartition]
-            positions.append(TopicPartitionOffset(topicPartition, start.map { KafkaOffset($0) } ?? .beginning))
-            if marks.high > max(start ?? marks.low, marks.low) { remaining[topicPartition] = marks.high }
-        }
+        let positions = watermarks.keys.sorted().map { TopicPartitionOffset($0, saved[$0].map { KafkaOffset($0) } ?? .beginning) }
+        var catchUp = CatchUp(watermarks: watermarks, start: saved)
         try consumer.assign(positions)
-        var ready = remaining.isEmpty
+        var ready = catchUp.isComplete
         if ready { becomeReady() }
         logger.info("reader started", metadata: ["resumed partitions": .stringConvertible(saved.count)])
         try await withThrowingDiscardingTaskGroup { group in
@@ -127,12 +122,8 @@ public final class ReaderService: Service, ReadinessReporting {
                 switch event {
                 case .messages(let batch):
                     try await apply(batch)
-                    for message in batch {
-                        if let end = remaining[message.topicPartition], message.offset + 1 >= end {
-                            remaining[message.topicPartition] = nil
-                        }
-                    }
-                    if !ready && remaining.isEmpty {
+                    catchUp.advance(past: batch)
+                    if !ready && catchUp.isComplete {
                         ready = true
                         becomeReady()
                     }

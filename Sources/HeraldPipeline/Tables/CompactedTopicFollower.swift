@@ -67,14 +67,10 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
 
     public func run() async throws {
         readiness?.register(name)
-        var remaining: [TopicPartition: Int64] = [:]
-        for partition in 0..<partitions {
-            let marks = try await consumer.watermarks(TopicPartition(topic, partition))
-            if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
-        }
+        var catchUp = try await CatchUp.measuring(topic: topic, partitions: partitions, with: consumer)
         try consumer.assign((0..<partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
         var ready = false
-        if remaining.isEmpty {
+        if catchUp.isComplete {
             ready = true
             becomeReady()
         }
@@ -92,15 +88,13 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
                 } catch {
                     rejected.append(Rejection(message: message, reason: error))
                 }
-                if let end = remaining[message.topicPartition], message.offset + 1 >= end {
-                    remaining[message.topicPartition] = nil
-                }
+                catchUp.advance(past: message)
             }
             if !rejected.isEmpty {
                 for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
                 await deadLetter(rejected)
             }
-            if !ready && remaining.isEmpty {
+            if !ready && catchUp.isComplete {
                 ready = true
                 becomeReady()
             }
