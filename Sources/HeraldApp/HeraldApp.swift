@@ -34,9 +34,10 @@ public enum HeraldApp {
         let producer = try KafkaProducer(
             configuration: environment.producerConfiguration(clientID: "herald-\(configuration.instanceID)"), logger: logger)
         let readiness = Readiness()
-        let factory = StageFactory(
+        let context = StageFactory.context(
             environment: environment, catalog: catalog, configuration: configuration, readiness: readiness,
             logger: logger, producer: producer)
+        let factory = StageFactory(environment: environment, configuration: configuration, context: context)
         let stages = HeraldStage.allCases.filter(configuration.stages.contains)
         var services: [any Service] = []
         if let logSink {

@@ -15,23 +15,22 @@ struct StageFactory {
     /// What every stage, follower and the reader share.
     let context: StageContext
 
+    /// The context of a process's stages: its consumers outside any group (they assign
+    /// partitions themselves) are named `<prefix><purpose>-<instance>`, unique per instance.
     /// - Parameter producer: the process's shared producer.
-    init(
+    static func context(
         environment: KafkaEnvironment, catalog: TopicCatalog, configuration: HeraldConfiguration, readiness: Readiness,
         logger: Logger, producer: KafkaProducer
-    ) {
-        self.environment = environment
-        self.configuration = configuration
+    ) -> StageContext {
         let instanceID = configuration.instanceID
-        context = StageContext(
-            catalog: catalog, producer: producer, readiness: readiness, logger: logger, clock: configuration.clock,
-            makeConsumer: { name in
-                // Outside any group (it assigns partitions itself), unique per instance.
-                try KafkaConsumer(
-                    configuration: environment.consumerConfiguration(
-                        groupID: "\(catalog.prefix)\(name)-\(instanceID)", clientID: "herald-\(name)-\(instanceID)"),
-                    logger: logger)
-            })
+        return StageContext(
+            catalog: catalog, producer: producer, readiness: readiness, logger: logger, clock: configuration.clock
+        ) { purpose in
+            try KafkaConsumer(
+                configuration: environment.consumerConfiguration(
+                    groupID: "\(catalog.prefix)\(purpose)-\(instanceID)", clientID: "herald-\(purpose)-\(instanceID)"),
+                logger: logger)
+        }
     }
 
     private var catalog: TopicCatalog { context.catalog }
