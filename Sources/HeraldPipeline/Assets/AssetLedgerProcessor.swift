@@ -4,7 +4,6 @@ import HeraldKafka
 import HeraldModel
 import Logging
 import Metrics
-import Synchronization
 
 /// The asset ledger stage (docs/ARCHITECTURE.md §1.1): counts, per file checksum, the records that refer to
 /// it, and announces files no record has referred to for the grace period.
@@ -36,9 +35,8 @@ public final class AssetLedgerProcessor: StageProcessor {
     /// The input topics' roles.
     let routes: TopicRoutes<Input>
     public let configuration: Configuration
-    let changelog: ChangelogReader
     private let now: @Sendable () -> Int64
-    let ledgers = Mutex(AssetLedgerPartitions())
+    private let ledgers: AssetLedgerStore
     let logger: Logger
 
     /// - Parameters:
@@ -51,8 +49,9 @@ public final class AssetLedgerProcessor: StageProcessor {
     ) {
         self.logger = logger
         self.topics = topics
-        self.routes = TopicRoutes(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
-        self.changelog = changelog
+        let routes = TopicRoutes<Input>(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
+        self.routes = routes
+        self.ledgers = AssetLedgerStore(topics: topics, routes: routes, changelog: changelog)
         self.configuration = configuration
         self.now = now
     }
@@ -67,16 +66,15 @@ public final class AssetLedgerProcessor: StageProcessor {
     public var tickInterval: Duration? { configuration.tickInterval }
 
     /// Stored and referenced bytes of the checksums this instance owns.
-    public var stats: AssetStats { ledgers.withLock { $0.stats } }
+    public var stats: AssetStats { ledgers.read(\.stats) }
 
     /// The ledger entry of a file, when this instance owns its checksum.
     public func entry(for fileChecksum: String) -> AssetLedgerEntry? {
-        ledgers.withLock { owned in owned.assets.values.lazy.compactMap { $0[fileChecksum] }.first }
+        ledgers.read { owned in owned.assets.values.lazy.compactMap { $0[fileChecksum] }.first }
     }
 
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
-        ledgers.withLock { owned in
-            owned.rollback()
+        ledgers.batch { owned in
             var changed = ChangedStates()
             var result = StageResult.each(batch) { message throws(Rejection.Reason) in
                 switch try routes.role(of: message) {
@@ -101,8 +99,7 @@ public final class AssetLedgerProcessor: StageProcessor {
     /// Files unreferenced for the grace period: collection events and tombstones.
     public func tick() async throws -> StageResult {
         let time = now()
-        return ledgers.withLock { owned in
-            owned.rollback()
+        return ledgers.batch { owned in
             var outputs: [OutgoingMessage] = []
             for partition in owned.assets.keys.sorted() {
                 owned.touch(assets: partition)
@@ -119,14 +116,18 @@ public final class AssetLedgerProcessor: StageProcessor {
     }
 
     public func delivered(_ batch: [ConsumedMessage]) async {
-        ledgers.withLock { $0.commit() }
+        ledgers.commit()
+    }
+
+    /// Restores the ledgers of the newly assigned partitions from the changelogs. Values that
+    /// do not decode, or whose key does not match, stop the restore (the runner retries).
+    public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
+        try await ledgers.restore(partitions)
     }
 
     /// Drops the ledgers of partitions taken away (their new owner restores them).
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {
-        let records = routes.partitions(partitions, playing: .recordChanges)
-        let assets = routes.partitions(partitions, playing: .assetReferences)
-        ledgers.withLock { $0.drop(records: records, assets: assets) }
+        ledgers.revoke(partitions)
     }
 
     /// A record change the match stage dead-letters: counted and logged here, not dead-lettered twice.
