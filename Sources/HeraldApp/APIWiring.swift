@@ -15,15 +15,13 @@ extension StageFactory {
     ) async throws -> [any Service] {
         var services: [any Service] = [StreamCloser(notifier: notifier)]
         let schedules = ScheduleTable()
-        services.append(CompactedTopicFollower(
-            name: "api-schedules", consumer: try ungroupedConsumer("api-schedules"), producer: sharedProducer,
-            topic: catalog.name(TopicCatalog.schedules), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), deadLetterStage: "api.schedules",
-            readiness: readiness, logger: logger, onReady: { schedules.gate.open() },
+        services.append(try CompactedTopicFollower(
+            name: "api-schedules", consumer: "api-schedules", topic: TopicCatalog.schedules, deadLetterStage: "api.schedules",
+            context: context, onReady: { schedules.gate.open() },
             apply: { message throws(Rejection.Reason) in try schedules.apply(message) }))
         guard let jwtSecret = configuration.jwtSecret else { throw HeraldAppError(.jwtSecret, "is required to run the API") }
         if jwtSecret.isDevelopment {
-            logger.warning("API bearer tokens use the development secret; set --jwt-secret or $HERALD_JWT_SECRET")
+            context.logger.warning("API bearer tokens use the development secret; set --jwt-secret or $HERALD_JWT_SECRET")
         }
         let authenticator: APIAuthenticator
         do {
@@ -33,7 +31,7 @@ extension StageFactory {
         }
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store),
-            publisher: KafkaHeraldPublisher(producer: sharedProducer, catalog: catalog, table: table, schedules: schedules),
+            publisher: KafkaHeraldPublisher(producer: context.producer, catalog: context.catalog, table: table, schedules: schedules),
             directory: table, schedules: schedules, notifier: notifier, authenticator: authenticator)
         api.addRoutes(to: router)
         return services

@@ -34,9 +34,10 @@ public enum HeraldApp {
         let producer = try KafkaProducer(
             configuration: environment.producerConfiguration(clientID: "herald-\(configuration.instanceID)"), logger: logger)
         let readiness = Readiness()
-        let factory = StageFactory(
+        let context = StageFactory.context(
             environment: environment, catalog: catalog, configuration: configuration, readiness: readiness,
-            logger: logger, sharedProducer: producer)
+            logger: logger, producer: producer)
+        let factory = StageFactory(environment: environment, configuration: configuration, context: context)
         let stages = HeraldStage.allCases.filter(configuration.stages.contains)
         var services: [any Service] = []
         if let logSink {
@@ -77,6 +78,8 @@ public enum HeraldApp {
             configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: "herald"),
             onServerRunning: { channel in listening.set(channel.localAddress?.port) },
             logger: logger))
+        // Every condition fails `/health/ready` from the start until its service says it is ready.
+        readiness.register(services)
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { .init(service: deadline.tracking($0, name: String(describing: type(of: $0)))) }
                 + [.init(service: deadline, successTerminationBehavior: .ignore)],

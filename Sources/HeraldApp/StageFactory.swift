@@ -11,29 +11,36 @@ import ServiceLifecycle
 /// processors and runners, with the group and client IDs derived in one place.
 struct StageFactory {
     let environment: KafkaEnvironment
-    let catalog: TopicCatalog
     let configuration: HeraldConfiguration
-    let readiness: Readiness
-    let logger: Logger
-    let sharedProducer: KafkaProducer
+    /// What every stage, follower and the reader share.
+    let context: StageContext
 
-    private var instanceID: String { configuration.instanceID }
-
-    /// A consumer outside any group (it assigns partitions itself), unique per instance.
-    func ungroupedConsumer(_ name: String) throws -> KafkaConsumer {
-        try KafkaConsumer(
-            configuration: environment.consumerConfiguration(
-                groupID: "\(catalog.prefix)\(name)-\(instanceID)", clientID: "herald-\(name)-\(instanceID)"),
-            logger: logger)
+    /// The context of a process's stages: its consumers outside any group (they assign
+    /// partitions themselves) are named `<prefix><purpose>-<instance>`, unique per instance.
+    /// - Parameter producer: the process's shared producer.
+    static func context(
+        environment: KafkaEnvironment, catalog: TopicCatalog, configuration: HeraldConfiguration, readiness: Readiness,
+        logger: Logger, producer: KafkaProducer
+    ) -> StageContext {
+        let instanceID = configuration.instanceID
+        return StageContext(
+            catalog: catalog, producer: producer, readiness: readiness, logger: logger, clock: configuration.clock
+        ) { purpose in
+            try KafkaConsumer(
+                configuration: environment.consumerConfiguration(
+                    groupID: "\(catalog.prefix)\(purpose)-\(instanceID)", clientID: "herald-\(purpose)-\(instanceID)"),
+                logger: logger)
+        }
     }
+
+    private var catalog: TopicCatalog { context.catalog }
+    private var logger: Logger { context.logger }
+    private var instanceID: String { configuration.instanceID }
 
     /// A follower that fills `directory` from the whole `users` topic and opens its gate once caught up.
     func usersFollower(_ name: String, consumer: String, into users: UserDirectory) throws -> CompactedTopicFollower {
-        CompactedTopicFollower(
-            name: name, consumer: try ungroupedConsumer(consumer), producer: sharedProducer,
-            topic: catalog.name(TopicCatalog.users), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness, logger: logger,
-            onReady: { users.gate.open() },
+        try CompactedTopicFollower(
+            name: name, consumer: consumer, topic: TopicCatalog.users, context: context, onReady: { users.gate.open() },
             apply: { message throws(Rejection.Reason) in try users.apply(message) })
     }
 
@@ -41,9 +48,8 @@ struct StageFactory {
     func makeCompose() throws -> [any Service] {
         let users = UserDirectory()
         let processor = ComposeProcessor(
-            topics: .init(catalog), delivery: Delivery(catalog: configuration.localizations), users: users,
-            changelog: changelogReader(for: "compose"), maxInputBytes: configuration.maxInputBytes, logger: logger,
-            now: configuration.clock)
+            context: context, delivery: Delivery(catalog: configuration.localizations), users: users,
+            maxInputBytes: configuration.maxInputBytes)
         return [try usersFollower("users", consumer: "compose-users", into: users), try runner(.compose, processor)]
     }
 
@@ -62,13 +68,8 @@ struct StageFactory {
             throw HeraldAppError(.dataDirectory, "cannot create \(directory): \(error.localizedDescription)")
         }
         let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer, retention: configuration.retention)
-        let service = ReaderService(
-            store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
-            topics: .init(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                composeState: catalog.name(TopicCatalog.composeState)),
-            partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness,
-            logger: logger,
+        let service = try ReaderService(
+            store: store, context: context,
             // The embedded broker's cluster ID is not promised to differ between runs, and its
             // topics start empty each run: a store kept from an earlier run is always rebuilt.
             clusterQualifier: environment.embeddedRunID.map { "embedded-\($0)" },
@@ -79,9 +80,7 @@ struct StageFactory {
     /// The subscription table, its loader and the match stage runner.
     func makeMatch() throws -> (services: [any Service], table: SubscriptionTable) {
         let (table, loader) = try subscriptionTable(consumer: "match-table")
-        var processor = MatchProcessor(
-            table: table, matchesTopic: catalog.name(TopicCatalog.matches),
-            subscriptionsTopic: catalog.name(TopicCatalog.subscriptions))
+        var processor = MatchProcessor(table: table, catalog: catalog)
         processor.maxChangeBytes = configuration.maxInputBytes
         return ([loader, try runner(.match, processor)], table)
     }
@@ -89,23 +88,21 @@ struct StageFactory {
     /// A subscription table filled from the whole `subscriptions` topic by its own loader.
     func subscriptionTable(consumer: String) throws -> (SubscriptionTable, SubscriptionTableLoader) {
         let table = SubscriptionTable()
-        let loader = SubscriptionTableLoader(
-            table: table, consumer: try ungroupedConsumer(consumer), producer: sharedProducer,
-            topic: catalog.name(TopicCatalog.subscriptions), partitions: catalog.partitions,
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness, logger: logger)
-        return (table, loader)
+        return (table, try SubscriptionTableLoader(table: table, consumer: consumer, context: context))
     }
 
     /// A stage's runner: its group's consumer, its producer and its configuration.
     func runner<Processor: StageProcessor>(_ stage: HeraldStage, _ processor: Processor) throws -> StageRunner<Processor> {
-        StageRunner(
-            configuration: stageConfiguration(stage), processor: processor, consumer: try consumer(for: stage),
-            producer: try producer(for: stage), readiness: readiness, logger: logger)
+        var settings = StageConfiguration(stage, catalog: catalog)
+        settings.exactlyOnce = configuration.exactlyOnce
+        return StageRunner(
+            configuration: settings, processor: processor, consumer: try consumer(for: stage),
+            producer: try producer(for: stage), context: context)
     }
 
-    /// A stage's producer: the shared one, or its own transactional one with `exactlyOnce`.
-    func producer(for stage: HeraldStage) throws -> KafkaProducer {
-        guard configuration.exactlyOnce else { return sharedProducer }
+    /// A stage's own transactional producer with `exactlyOnce`; `nil`: the shared one.
+    func producer(for stage: HeraldStage) throws -> KafkaProducer? {
+        guard configuration.exactlyOnce else { return nil }
         var settings = environment.producerConfiguration(clientID: "herald-\(stage.rawValue)-\(instanceID)")
         settings.transactionalID = "\(catalog.prefix)\(stage.rawValue)-\(instanceID)"
         return try KafkaProducer(configuration: settings, logger: logger)
@@ -118,14 +115,5 @@ struct StageFactory {
             groupID: stage.groupID(prefix: catalog.prefix), clientID: "herald-\(stage.rawValue)-\(instanceID)")
         settings.groupInstanceID = configuration.staticInstanceID
         return try KafkaConsumer(configuration: settings, logger: logger)
-    }
-
-    func stageConfiguration(_ stage: HeraldStage) -> StageConfiguration {
-        var settings = StageConfiguration(
-            name: stage.rawValue, inputTopics: stage.inputTopics.map(catalog.name),
-            deadLetterTopic: catalog.name(TopicCatalog.deadLetters))
-        settings.exactlyOnce = configuration.exactlyOnce
-        settings.stateTopics = Set(TopicCatalog.all.filter(\.compacted).map(catalog.name))
-        return settings
     }
 }

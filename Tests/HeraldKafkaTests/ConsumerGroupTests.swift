@@ -71,7 +71,13 @@ struct ConsumerGroupTests {
             _ = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<300, keys: 60))
             try await Wait.until(timeout: .seconds(60)) { ledger.processedCount == 300 }
             #expect(ledger.processedCount == 300)
-            try await Wait.until(timeout: .seconds(60)) { ledger.assignments.values.map(\.count).reduce(0, +) == 6 }
+            // The first member to join may hold all six partitions until the second one's join
+            // rebalances the group: wait for the split, not just for six assigned partitions.
+            try await Wait.until(timeout: .seconds(60)) {
+                let assigned = ledger.assignments
+                return assigned.values.map(\.count).reduce(0, +) == 6
+                    && !assigned["a", default: []].isEmpty && !assigned["b", default: []].isEmpty
+            }
             let two = ledger.assignments
             #expect(two["a", default: []].count >= 1 && two["b", default: []].count >= 1)
             #expect(two["a", default: []].isDisjoint(with: two["b", default: []]))

@@ -2,7 +2,7 @@ import HeraldAssets
 
 /// The ledgers of the partitions an instance owns — the record side per `record-changes`
 /// partition, the checksum side per `asset-refs` partition — and which of them changed
-/// since the last commit. Mutated in place under the processor's lock.
+/// since the last commit. Mutated in place under `AssetLedgerStore`'s lock.
 struct AssetLedgerPartitions: Sendable {
     var records: [Int32: RecordAssetLedger] = [:]
     var assets: [Int32: AssetLedger] = [:]

@@ -25,6 +25,11 @@ extension AssetLedgerProcessor {
         }
     }
 
+    /// The role of an input topic.
+    public enum Input: Sendable {
+        case recordChanges, assetReferences
+    }
+
     /// How the asset ledger collects.
     public struct Configuration: Sendable {
         /// The default grace period: 3 days (CloudKit deletes unreferenced data "at least several days" later).

@@ -4,7 +4,6 @@ import HeraldKafka
 import HeraldModel
 import Logging
 import Metrics
-import Synchronization
 
 /// The asset ledger stage (docs/ARCHITECTURE.md §1.1): counts, per file checksum, the records that refer to
 /// it, and announces files no record has referred to for the grace period.
@@ -33,10 +32,11 @@ import Synchronization
 /// of both inputs.
 public final class AssetLedgerProcessor: StageProcessor {
     public let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     public let configuration: Configuration
-    let changelog: ChangelogReader
     private let now: @Sendable () -> Int64
-    let ledgers = Mutex(AssetLedgerPartitions())
+    private let ledgers: AssetLedgerStore
     let logger: Logger
 
     /// - Parameters:
@@ -49,39 +49,46 @@ public final class AssetLedgerProcessor: StageProcessor {
     ) {
         self.logger = logger
         self.topics = topics
-        self.changelog = changelog
+        let routes = TopicRoutes<Input>(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
+        self.routes = routes
+        self.ledgers = AssetLedgerStore(topics: topics, routes: routes, changelog: changelog)
         self.configuration = configuration
         self.now = now
+    }
+
+    /// The asset ledger over the context's catalog, changelogs, logger and clock.
+    public convenience init(context: StageContext, configuration: Configuration = Configuration()) {
+        self.init(
+            topics: Topics(context.catalog), changelog: context.changelogReader(for: "assets"), configuration: configuration,
+            logger: context.logger, now: context.clock)
     }
 
     public var tickInterval: Duration? { configuration.tickInterval }
 
     /// Stored and referenced bytes of the checksums this instance owns.
-    public var stats: AssetStats { ledgers.withLock { $0.stats } }
+    public var stats: AssetStats { ledgers.read(\.stats) }
 
     /// The ledger entry of a file, when this instance owns its checksum.
     public func entry(for fileChecksum: String) -> AssetLedgerEntry? {
-        ledgers.withLock { owned in owned.assets.values.lazy.compactMap { $0[fileChecksum] }.first }
+        ledgers.read { owned in owned.assets.values.lazy.compactMap { $0[fileChecksum] }.first }
     }
 
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
-        ledgers.withLock { owned in
-            owned.rollback()
+        ledgers.batch { owned in
             var changed = ChangedStates()
             var result = StageResult.each(batch) { message throws(Rejection.Reason) in
-                switch message.topic {
-                case topics.recordChanges:
+                switch try routes.role(of: message) {
+                case .recordChanges:
                     do throws(Rejection.Reason) {
-                        return try applyChange(try checkedValue(message), message, &owned, &changed)
+                        let value = try message.requiredValue(maxBytes: configuration.maxInputBytes)
+                        return try applyChange(value, message, &owned, &changed)
                     } catch {
                         skip(message, error)
                         return []
                     }
-                case topics.assetReferences:
-                    try applyReference(try checkedValue(message), message, &owned, &changed)
+                case .assetReferences:
+                    try applyReference(try message.requiredValue(maxBytes: configuration.maxInputBytes), message, &owned, &changed)
                     return []
-                default:
-                    throw .invalid("the assets stage does not read \(message.topic)")
                 }
             }
             result.outputs += changed.outputs(topics, owned)
@@ -92,8 +99,7 @@ public final class AssetLedgerProcessor: StageProcessor {
     /// Files unreferenced for the grace period: collection events and tombstones.
     public func tick() async throws -> StageResult {
         let time = now()
-        return ledgers.withLock { owned in
-            owned.rollback()
+        return ledgers.batch { owned in
             var outputs: [OutgoingMessage] = []
             for partition in owned.assets.keys.sorted() {
                 owned.touch(assets: partition)
@@ -110,14 +116,18 @@ public final class AssetLedgerProcessor: StageProcessor {
     }
 
     public func delivered(_ batch: [ConsumedMessage]) async {
-        ledgers.withLock { $0.commit() }
+        ledgers.commit()
+    }
+
+    /// Restores the ledgers of the newly assigned partitions from the changelogs. Values that
+    /// do not decode, or whose key does not match, stop the restore (the runner retries).
+    public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
+        try await ledgers.restore(partitions)
     }
 
     /// Drops the ledgers of partitions taken away (their new owner restores them).
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {
-        let records = Set(partitions.filter { $0.topic == topics.recordChanges }.map(\.partition))
-        let assets = Set(partitions.filter { $0.topic == topics.assetReferences }.map(\.partition))
-        ledgers.withLock { $0.drop(records: records, assets: assets) }
+        ledgers.revoke(partitions)
     }
 
     /// A record change the match stage dead-letters: counted and logged here, not dead-lettered twice.
@@ -127,14 +137,6 @@ public final class AssetLedgerProcessor: StageProcessor {
             PipelineLogKey.partition: .string(message.topicPartition.description),
             PipelineLogKey.offset: .string(String(message.offset)),
         ])
-    }
-
-    private func checkedValue(_ message: ConsumedMessage) throws(Rejection.Reason) -> Data {
-        guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
-        guard value.count <= configuration.maxInputBytes else {
-            throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(configuration.maxInputBytes)")
-        }
-        return value
     }
 
     /// A record change → its reference events; the record's new state is kept for the batch's end.

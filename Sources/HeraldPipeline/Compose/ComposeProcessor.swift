@@ -41,7 +41,14 @@ public final class ComposeProcessor: StageProcessor {
         }
     }
 
+    /// The role of an input topic.
+    public enum Input: Sendable {
+        case matches, badgeResets, scheduleFirings
+    }
+
     public let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     private let delivery: Delivery
     private let users: UserDirectory
     private let states: KeyedStateStore<UserStreamState>
@@ -58,10 +65,21 @@ public final class ComposeProcessor: StageProcessor {
         self.logger = logger
         self.maxInputBytes = maxInputBytes
         self.topics = topics
+        self.routes = TopicRoutes(
+            stage: "compose",
+            [topics.matches: .matches, topics.badgeResets: .badgeResets, topics.scheduleFirings: .scheduleFirings])
         self.delivery = delivery
         self.users = users
         self.states = KeyedStateStore(topic: topics.composeState, changelog: changelog)
         self.now = now
+    }
+
+    /// The compose stage over the context's catalog, changelog, logger and clock.
+    public convenience init(context: StageContext, delivery: Delivery, users: UserDirectory, maxInputBytes: Int = 1 << 20) {
+        self.init(
+            topics: Topics(context.catalog), delivery: delivery, users: users,
+            changelog: context.changelogReader(for: "compose"), maxInputBytes: maxInputBytes, logger: context.logger,
+            now: context.clock)
     }
 
     /// How many users' states this instance holds.
@@ -75,61 +93,49 @@ public final class ComposeProcessor: StageProcessor {
         func state(_ recipient: String) -> UserStreamState {
             staged[recipient] ?? UserStreamState(recipient: recipient)
         }
-        /// The notification of an outcome; the user's new state is staged only once it is
-        /// encoded, so a rejected input changes nothing (no sequence number is used up).
-        func emit(
-            _ outcome: Delivery.Outcome, for recipient: String, state user: UserStreamState, partition: Int32
+        /// Decodes an input that becomes a notification (a match, a schedule's firing) and
+        /// applies it to its recipient's state. The user's new state is staged only once the
+        /// notification is encoded, so a rejected input changes nothing (no sequence number
+        /// is used up).
+        func compose<Input: NotificationSource>(
+            _ type: Input.Type, from value: Data, at position: InputPosition, partition: Int32
         ) throws(Rejection.Reason) -> [OutgoingMessage] {
+            let input: Input
+            do { input = try codec.decode(Input.self, from: value) } catch { throw .undecodable("\(error)") }
+            var user = state(input.recipient)
+            let outcome: Delivery.Outcome
+            do throws(PayloadError) {
+                outcome = try input.deliver(
+                    by: delivery, at: position, state: &user, profile: users.profile(input.recipient), now: time)
+            } catch {
+                throw Rejection.Reason(code: error.code.rawValue, error.description)
+            }
             var outputs: [OutgoingMessage] = []
             if case .notification(let composed) = outcome {
                 report(composed)
                 guard let encoded = try? codec.encode(composed.notification) else {
                     throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
                 }
-                outputs.append(OutgoingMessage(topic: topics.notifications, key: recipient, value: encoded))
+                outputs.append(OutgoingMessage(topic: topics.notifications, key: input.recipient, value: encoded))
             }
             staged.stage(user, on: partition)
             return outputs
         }
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
-            guard let value = message.value else { throw .invalid("a \(message.topic) record cannot be null") }
-            guard value.count <= maxInputBytes else {
-                throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(maxInputBytes)")
-            }
+            let role = try routes.role(of: message)
+            let value = try message.requiredValue(maxBytes: maxInputBytes)
             let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
-            switch message.topic {
-            case topics.matches:
-                let match: Match
-                do { match = try codec.decode(Match.self, from: value) } catch { throw .undecodable("\(error)") }
-                var user = state(match.recipient)
-                let outcome: Delivery.Outcome
-                do throws(PayloadError) {
-                    outcome = try delivery.deliver(
-                        match, at: position, state: &user, profile: users.profile(match.recipient), now: time)
-                } catch {
-                    throw Rejection.Reason(code: error.code.rawValue, error.description)
-                }
-                return try emit(outcome, for: match.recipient, state: user, partition: message.partition)
-            case topics.scheduleFirings:
-                let firing: ScheduledFiring
-                do { firing = try codec.decode(ScheduledFiring.self, from: value) } catch { throw .undecodable("\(error)") }
-                var user = state(firing.recipient)
-                let outcome: Delivery.Outcome
-                do throws(PayloadError) {
-                    outcome = try delivery.deliver(
-                        firing, at: position, state: &user, profile: users.profile(firing.recipient), now: time)
-                } catch {
-                    throw Rejection.Reason(code: error.code.rawValue, error.description)
-                }
-                return try emit(outcome, for: firing.recipient, state: user, partition: message.partition)
-            case topics.badgeResets:
+            switch role {
+            case .matches:
+                return try compose(Match.self, from: value, at: position, partition: message.partition)
+            case .scheduleFirings:
+                return try compose(ScheduledFiring.self, from: value, at: position, partition: message.partition)
+            case .badgeResets:
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }
                 var user = state(reset.recipient)
                 if delivery.apply(reset, at: position, state: &user) { staged.stage(user, on: message.partition) }
                 return []
-            default:
-                throw .invalid("the compose stage does not read \(message.topic)")
             }
         }
         // Never skipped: a notification without its state would be sent again, or its

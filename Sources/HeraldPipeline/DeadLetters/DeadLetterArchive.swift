@@ -104,43 +104,35 @@ public struct DeadLetterArchive: Sendable {
     /// Every message of the topic up to the end offsets at the time of the call.
     private func readToEnd(timeout: Duration) async throws -> [ConsumedMessage] {
         let admin = try KafkaAdmin(configuration: client, logger: logger)
-        var remaining: [TopicPartition: Int64] = [:]
+        var catchUp: CatchUp
         do {
             guard let metadata = try await admin.topics().first(where: { $0.name == topic }), metadata.error == nil else {
                 await admin.close()
                 throw PipelineError(code: .configuration, reason: "topic \(topic) does not exist (check --topic-prefix)")
             }
-            for partition in metadata.partitions {
-                let marks = try await admin.watermarks(TopicPartition(topic, partition))
-                if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
+            catchUp = try await CatchUp.measuring(metadata.partitions.map { TopicPartition(topic, $0) }) {
+                try await admin.watermarks($0)
             }
         } catch {
             await admin.close()
             throw error
         }
         await admin.close()
-        guard !remaining.isEmpty else { return [] }
+        guard !catchUp.isComplete else { return [] }
         var settings = ConsumerConfiguration()
         settings.client = client
         settings.groupID = "herald-dead-letters-\(UUID().uuidString)"
         let consumer = try KafkaConsumer(configuration: settings, logger: logger)
         var messages: [ConsumedMessage] = []
         do {
-            try consumer.assign(remaining.keys.map { TopicPartitionOffset($0, .beginning) })
-            let deadline = ContinuousClock.now + timeout
-            while !remaining.isEmpty {
-                guard ContinuousClock.now < deadline else {
-                    throw PipelineError(
-                        code: .kafka, reason: "\(topic) not read to its end within \(timeout)",
-                        location: remaining.keys.map(\.description).sorted().joined(separator: ","))
-                }
-                for case .messages(let batch) in await consumer.poll() {
-                    for message in batch {
-                        guard let end = remaining[message.topicPartition], message.offset < end else { continue }
-                        messages.append(message)
-                        if message.offset + 1 >= end { remaining[message.topicPartition] = nil }
-                    }
-                }
+            try consumer.assign(catchUp.remaining.keys.map { TopicPartitionOffset($0, .beginning) })
+            let outcome = try await catchUp.read(from: consumer, until: ContinuousClock.now + timeout, keepingLater: false) {
+                messages.append($0)
+            }
+            if outcome != .complete {
+                throw PipelineError(
+                    code: .kafka, reason: "\(topic) not read to its end within \(timeout)",
+                    location: catchUp.pending.joined(separator: ","))
             }
         } catch {
             await consumer.close()

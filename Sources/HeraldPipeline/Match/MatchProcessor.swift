@@ -19,6 +19,13 @@ public struct MatchProcessor: StageProcessor {
         self.subscriptionsTopic = subscriptionsTopic
     }
 
+    /// The match stage over the catalog's `matches` and `subscriptions` topics.
+    public init(table: SubscriptionTable, catalog: TopicCatalog) {
+        self.init(
+            table: table, matchesTopic: catalog.name(TopicCatalog.matches),
+            subscriptionsTopic: catalog.name(TopicCatalog.subscriptions))
+    }
+
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
         await table.waitUntilReady()
         let codec = WireCodec()

@@ -52,33 +52,25 @@ public struct SubscriptionKeyMigrator {
     }
 
     private func read(into migration: inout SubscriptionKeyMigration, timeout: Duration, quietPeriod: Duration) async throws {
-        var remaining: [Int32: Int64] = [:]
-        for partition in partitions {
-            let marks = try await consumer.watermarks(TopicPartition(topic, partition))
-            if marks.high > marks.low { remaining[partition] = marks.high }
+        var catchUp = try await CatchUp.measuring(partitions.map { TopicPartition(topic, $0) }) {
+            try await consumer.watermarks($0)
         }
-        guard !remaining.isEmpty else { return }
+        guard !catchUp.isComplete else { return }
         try consumer.assign(partitions.map { TopicPartitionOffset(topic, $0, .beginning) })
-        let deadline = ContinuousClock.now + timeout
-        var lastArrival: ContinuousClock.Instant?
-        while !remaining.isEmpty {
-            guard ContinuousClock.now < deadline else {
-                throw PipelineError(
-                    code: .kafka, reason: "could not read to the end within \(timeout); nothing was sent",
-                    location: "\(topic) partitions \(remaining.keys.sorted())")
-            }
-            for case .messages(let batch) in await consumer.poll() {
-                for message in batch where message.topic == topic {
-                    lastArrival = ContinuousClock.now
-                    migration.read(message)
-                    if let end = remaining[message.partition], message.offset + 1 >= end { remaining[message.partition] = nil }
-                }
-            }
-            if let lastArrival, ContinuousClock.now - lastArrival > quietPeriod {
-                logger.warning(
-                    "nothing arrived for \(quietPeriod): partitions \(remaining.keys.sorted()) of \(topic) end in records that are not delivered (transaction markers or removed tombstones)")
-                break
-            }
+        let outcome = try await catchUp.read(from: consumer, until: ContinuousClock.now + timeout, quietPeriod: quietPeriod) {
+            if $0.topic == topic { migration.read($0) }
+        }
+        let pending = catchUp.remaining.keys.map(\.partition).sorted()
+        switch outcome {
+        case .complete:
+            break
+        case .timedOut:
+            throw PipelineError(
+                code: .kafka, reason: "could not read to the end within \(timeout); nothing was sent",
+                location: "\(topic) partitions \(pending)")
+        case .quiet:
+            logger.warning(
+                "nothing arrived for \(quietPeriod): partitions \(pending) of \(topic) end in records that are not delivered (transaction markers or removed tombstones)")
         }
     }
 }

@@ -18,11 +18,8 @@ extension ReaderService {
             clusterID: clusterQualifier.map { "\(clusterID)/\($0)" } ?? clusterID,
             topics: Dictionary(uniqueKeysWithValues: topics.all.map { ($0, partitions) }))
         var watermarks: [TopicPartition: Watermarks] = [:]
-        for topic in topics.all {
-            for partition in 0..<partitions {
-                let topicPartition = TopicPartition(topic, partition)
-                watermarks[topicPartition] = try await consumer.watermarks(topicPartition)
-            }
+        for topicPartition in topics.all.flatMap({ topic in (0..<partitions).map { TopicPartition(topic, $0) } }) {
+            watermarks[topicPartition] = try await consumer.watermarks(topicPartition)
         }
         do {
             let saved = Dictionary(

@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// go to dead letters before the batch is applied. A notification that cannot be stored
 /// (undecodable, or its sequence taken by another notification) is dead-lettered, counted in
 /// `herald_reader_notifications_rejected_total` and fails readiness (`reader.store`).
-public final class ReaderService: Service {
+public final class ReaderService: Service, ReadinessReporting {
     public struct Topics: Sendable {
         public var notifications: String
         public var reads: String
@@ -31,12 +31,19 @@ public final class ReaderService: Service {
         var all: [String] { [notifications, reads, composeState] }
     }
 
+    /// The role of an input topic.
+    enum Input: Sendable {
+        case notifications, reads, composeState
+    }
+
     /// How a batch the store or Kafka refused is retried: 200 ms, doubling up to 5 s.
     static let retry = RetryPolicy(initial: .milliseconds(200), maximum: .seconds(5))
     let store: NotificationStore
     let consumer: KafkaConsumer
     private let producer: KafkaProducer
     let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     let partitions: Int32
     private let deadLetterTopic: String
     private let onChanges: @Sendable (StoreChanges) -> Void
@@ -61,6 +68,8 @@ public final class ReaderService: Service {
         self.consumer = consumer
         self.producer = producer
         self.topics = topics
+        self.routes = TopicRoutes(
+            stage: "reader", [topics.notifications: .notifications, topics.reads: .reads, topics.composeState: .composeState])
         self.partitions = partitions
         self.deadLetterTopic = deadLetterTopic
         self.readiness = readiness
@@ -71,24 +80,40 @@ public final class ReaderService: Service {
         let label = "herald_reader_notifications_rejected_total"
         rejectedUndecodable = Counter(label: label, dimensions: [("reason", "undecodable")], factory: metrics)
         rejectedConflicts = Counter(label: label, dimensions: [("reason", "sequence_conflict")], factory: metrics)
-        readiness?.register("reader")
-        readiness?.set(Self.storeCondition, ready: true)
     }
 
+    /// The reader of the context's catalog, with a consumer of its own (`consumer` names its purpose).
+    public convenience init(
+        store: NotificationStore, consumer: String = "reader", context: StageContext, pruneInterval: Duration = .seconds(600),
+        clusterQualifier: String? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
+        onChanges: @escaping @Sendable (StoreChanges) -> Void
+    ) throws {
+        let catalog = context.catalog
+        self.init(
+            store: store, consumer: try context.makeConsumer(consumer), producer: context.producer,
+            topics: Topics(
+                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
+                composeState: catalog.name(TopicCatalog.composeState)),
+            partitions: catalog.partitions, deadLetterTopic: context.deadLetterTopic, readiness: context.readiness,
+            logger: context.logger, pruneInterval: pruneInterval, clusterQualifier: clusterQualifier, metrics: metrics,
+            onChanges: onChanges)
+    }
+
+    /// `reader`: ready once caught up. (`reader.store` is ready until a notification
+    /// cannot be stored.)
+    public var readinessConditions: [String] { ["reader"] }
+
     public func run() async throws {
+        readiness?.register("reader")
+        readiness?.set(Self.storeCondition, ready: true)
         guard let (saved, watermarks) = try await prepareStore() else {
             await consumer.close()
             return
         }
-        var positions: [TopicPartitionOffset] = []
-        var remaining: [TopicPartition: Int64] = [:]
-        for (topicPartition, marks) in watermarks.sorted(by: { $0.key < $1.key }) {
-            let start = saved[topicPartition]
-            positions.append(TopicPartitionOffset(topicPartition, start.map { KafkaOffset($0) } ?? .beginning))
-            if marks.high > max(start ?? marks.low, marks.low) { remaining[topicPartition] = marks.high }
-        }
+        let positions = watermarks.keys.sorted().map { TopicPartitionOffset($0, saved[$0].map { KafkaOffset($0) } ?? .beginning) }
+        var catchUp = CatchUp(watermarks: watermarks, start: saved)
         try consumer.assign(positions)
-        var ready = remaining.isEmpty
+        var ready = catchUp.isComplete
         if ready { becomeReady() }
         logger.info("reader started", metadata: ["resumed partitions": .stringConvertible(saved.count)])
         try await withThrowingDiscardingTaskGroup { group in
@@ -97,12 +122,8 @@ public final class ReaderService: Service {
                 switch event {
                 case .messages(let batch):
                     try await apply(batch)
-                    for message in batch {
-                        if let end = remaining[message.topicPartition], message.offset + 1 >= end {
-                            remaining[message.topicPartition] = nil
-                        }
-                    }
-                    if !ready && remaining.isEmpty {
+                    catchUp.advance(past: batch)
+                    if !ready && catchUp.isComplete {
                         ready = true
                         becomeReady()
                     }
@@ -134,14 +155,14 @@ public final class ReaderService: Service {
             next[message.topicPartition] = max(next[message.topicPartition] ?? 0, message.offset + 1)
             do throws(Rejection.Reason) {
                 try decode(message, codec: codec, into: &storeBatch)
-                if message.topic == topics.notifications, let last = storeBatch.encodedNotifications.last {
+                if routes[message.topic] == .notifications, let last = storeBatch.encodedNotifications.last {
                     sources[last.notificationID] = message
                 }
             } catch {
                 rejected.append(Rejection(message: message, reason: error))
             }
         }
-        let undecodable = rejected.filter { $0.message.topic == topics.notifications }.count
+        let undecodable = rejected.filter { routes[$0.message.topic] == .notifications }.count
         storeBatch.offsets = next.map { ConsumedOffset(topic: $0.key.topic, partition: $0.key.partition, nextOffset: $0.value) }
         var attempt = 0
         while true {
@@ -200,26 +221,23 @@ public final class ReaderService: Service {
     }
 
     private func decode(_ message: ConsumedMessage, codec: WireCodec, into batch: inout StoreBatch) throws(Rejection.Reason) {
+        let role = try routes.role(of: message)
         guard let value = message.value else {
-            if message.topic == topics.composeState { return }  // a forgotten user: nothing to show
+            if role == .composeState { return }  // a forgotten user: nothing to show
             throw .invalid("a \(message.topic) record cannot be null")
         }
         do {
-            switch message.topic {
-            case topics.notifications:
+            switch role {
+            case .notifications:
                 batch.encodedNotifications.append(try EncodedNotification(json: value))
-            case topics.reads:
+            case .reads:
                 batch.reads.append(try codec.decode(NotificationRead.self, from: value))
-            case topics.composeState:
+            case .composeState:
                 let state = try codec.decode(UserStreamState.self, from: value)
                 for (container, badge) in state.badges.sorted(by: { $0.key < $1.key }) {
                     batch.badges.append(BadgeCount(recipient: state.recipient, container: container, badge: badge))
                 }
-            default:
-                throw Rejection.Reason.invalid("the reader does not read \(message.topic)")
             }
-        } catch let reason as Rejection.Reason {
-            throw reason
         } catch {
             throw .undecodable("\(error)")
         }

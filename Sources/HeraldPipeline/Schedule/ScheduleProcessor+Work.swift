@@ -31,13 +31,9 @@ extension ScheduleProcessor {
                 throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(processor.maxInputBytes)")
             }
             let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
-            switch message.topic {
-            case topics.schedules:
-                return try applySchedule(message, at: position)
-            case topics.locations:
-                return try applyLocation(message, at: position)
-            default:
-                throw .invalid("the schedule stage does not read \(message.topic)")
+            switch try processor.routes.role(of: message) {
+            case .schedules: return try applySchedule(message, at: position)
+            case .locations: return try applyLocation(message, at: position)
             }
         }
 

@@ -37,6 +37,11 @@ public final class ScheduleProcessor: StageProcessor {
         }
     }
 
+    /// The role of an input topic.
+    public enum Input: Sendable {
+        case schedules, locations
+    }
+
     /// When the live states need a tick: derived from them as they become live.
     private struct Timers {
         var deadlines = DeadlineQueue()
@@ -47,6 +52,8 @@ public final class ScheduleProcessor: StageProcessor {
     }
 
     public let topics: Topics
+    /// The input topics' roles.
+    let routes: TopicRoutes<Input>
     public let partitions: Int32
     public let tickInterval: Duration?
     /// Inputs over this size are rejected rather than decoded.
@@ -67,12 +74,23 @@ public final class ScheduleProcessor: StageProcessor {
         now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
     ) {
         self.topics = topics
+        self.routes = TopicRoutes(stage: "schedule", [topics.schedules: .schedules, topics.locations: .locations])
         self.partitions = partitions
         self.users = users
         self.states = KeyedStateStore(topic: topics.scheduleState, changelog: changelog)
         self.tickInterval = tickInterval
         self.maxInputBytes = maxInputBytes
         self.now = now
+    }
+
+    /// The schedule stage over the context's catalog, changelog and clock.
+    public convenience init(
+        context: StageContext, users: UserDirectory, tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20
+    ) {
+        self.init(
+            topics: Topics(context.catalog), partitions: context.catalog.partitions, users: users,
+            changelog: context.changelogReader(for: "schedule"), tickInterval: tickInterval, maxInputBytes: maxInputBytes,
+            now: context.clock)
     }
 
     /// How many users' schedules this instance holds.

@@ -19,4 +19,13 @@ public struct StageConfiguration: Sendable {
         self.inputTopics = inputTopics
         self.deadLetterTopic = deadLetterTopic
     }
+
+    /// One of Herald's stages over a catalog: its input topics, the dead-letter topic, and
+    /// every compacted topic as a state topic.
+    public init(_ stage: HeraldStage, catalog: TopicCatalog) {
+        self.init(
+            name: stage.rawValue, inputTopics: stage.inputTopics.map(catalog.name),
+            deadLetterTopic: catalog.name(TopicCatalog.deadLetters))
+        stateTopics = Set(TopicCatalog.all.filter(\.compacted).map(catalog.name))
+    }
 }

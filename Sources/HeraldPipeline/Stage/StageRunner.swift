@@ -12,7 +12,7 @@ import ServiceLifecycle
 /// (`OutputDelivery`): a transient failure re-sends only what was not acknowledged, and a
 /// message Kafka refuses for itself is set aside as a dead letter instead of stalling the
 /// partition. Graceful shutdown finishes the batch in hand, commits, and leaves the group.
-public final class StageRunner<Processor: StageProcessor>: Service {
+public final class StageRunner<Processor: StageProcessor>: Service, ReadinessReporting {
     public let configuration: StageConfiguration
     private let processor: Processor
     private let consumer: KafkaConsumer
@@ -43,12 +43,27 @@ public final class StageRunner<Processor: StageProcessor>: Service {
             producer: producer, stage: configuration.name, deadLetterTopic: configuration.deadLetterTopic,
             logger: logger, metrics: metrics, retry: configuration.retry,
             stateTopics: configuration.stateTopics)
-        readiness?.register(readinessName)
+    }
+
+    /// - Parameters:
+    ///   - consumer: a consumer of the stage's group, not yet subscribed; the runner owns and closes it.
+    ///   - producer: the stage's own (transactional, with `configuration.exactlyOnce`); `nil`: the context's.
+    public convenience init(
+        configuration: StageConfiguration, processor: Processor, consumer: KafkaConsumer, producer: KafkaProducer? = nil,
+        context: StageContext
+    ) {
+        self.init(
+            configuration: configuration, processor: processor, consumer: consumer, producer: producer ?? context.producer,
+            readiness: context.readiness, logger: context.logger)
     }
 
     private var readinessName: String { "stage.\(configuration.name)" }
 
+    /// `stage.<name>`: ready while the stage consumes.
+    public var readinessConditions: [String] { [readinessName] }
+
     public func run() async throws {
+        readiness?.register(readinessName)
         if configuration.exactlyOnce { try await producer.initTransactions() }
         try consumer.subscribe(configuration.inputTopics)
         readiness?.set(readinessName, ready: true)

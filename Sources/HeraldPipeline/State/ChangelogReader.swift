@@ -16,31 +16,18 @@ public struct ChangelogReader: Sendable {
         guard !partitions.isEmpty else { return [:] }
         let consumer = try makeConsumer()
         do {
-            var remaining: [TopicPartition: Int64] = [:]
-            for partition in partitions {
-                let marks = try await consumer.watermarks(TopicPartition(topic, partition))
-                if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
+            var catchUp = try await CatchUp.measuring(partitions.map { TopicPartition(topic, $0) }) {
+                try await consumer.watermarks($0)
             }
             var latest: [String: (partition: Int32, value: Data)] = [:]
-            if !remaining.isEmpty {
-                try consumer.assign(remaining.keys.map { TopicPartitionOffset($0, .beginning) })
-                let deadline = ContinuousClock.now + timeout
-                while !remaining.isEmpty {
-                    guard ContinuousClock.now < deadline else {
-                        throw PipelineError.changelogIncomplete(topic: topic, remaining: remaining.keys.map(\.description).sorted())
-                    }
-                    for event in await consumer.poll() {
-                        guard case .messages(let batch) = event else { continue }
-                        for message in batch {
-                            if let key = message.keyString {
-                                latest[key] = message.value.map { (message.partition, $0) }
-                            }
-                            if let end = remaining[message.topicPartition], message.offset + 1 >= end {
-                                remaining[message.topicPartition] = nil
-                            }
-                        }
+            if !catchUp.isComplete {
+                try consumer.assign(catchUp.remaining.keys.map { TopicPartitionOffset($0, .beginning) })
+                let outcome = try await catchUp.read(from: consumer, until: ContinuousClock.now + timeout) { message in
+                    if let key = message.keyString {
+                        latest[key] = message.value.map { (message.partition, $0) }
                     }
                 }
+                if outcome != .complete { throw PipelineError.changelogIncomplete(topic: topic, remaining: catchUp.pending) }
             }
             await consumer.close()
             return latest

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// letters, labelled with `deadLetterStage`, delivered like a stage's (`OutputDelivery`:
 /// re-sent until acknowledged, reduced when too large); one that cannot be written at all
 /// is logged at critical and counted, never dropped silently.
-public final class CompactedTopicFollower: Service {
+public final class CompactedTopicFollower: Service, ReadinessReporting {
     public typealias Apply = @Sendable (ConsumedMessage) throws(Rejection.Reason) -> Void
 
     private let name: String
@@ -47,18 +47,30 @@ public final class CompactedTopicFollower: Service {
         self.delivery = OutputDelivery(
             producer: producer, stage: deadLetterStage ?? name, deadLetterTopic: deadLetterTopic, logger: logger,
             metrics: metrics, retry: RetryPolicy())
-        readiness?.register(name)
     }
 
+    /// Follows a topic of the context's catalog, with a consumer of its own (`consumer`
+    /// names its purpose, `StageContext.makeConsumer`).
+    public convenience init(
+        name: String, consumer: String, topic: TopicCatalog.Topic, deadLetterStage: String? = nil, context: StageContext,
+        onReady: @escaping @Sendable () -> Void, apply: @escaping Apply
+    ) throws {
+        self.init(
+            name: name, consumer: try context.makeConsumer(consumer), producer: context.producer,
+            topic: context.name(topic), partitions: context.catalog.partitions, deadLetterTopic: context.deadLetterTopic,
+            deadLetterStage: deadLetterStage, readiness: context.readiness, logger: context.logger, onReady: onReady,
+            apply: apply)
+    }
+
+    /// The follower's name: ready once it caught up.
+    public var readinessConditions: [String] { [name] }
+
     public func run() async throws {
-        var remaining: [TopicPartition: Int64] = [:]
-        for partition in 0..<partitions {
-            let marks = try await consumer.watermarks(TopicPartition(topic, partition))
-            if marks.high > marks.low { remaining[TopicPartition(topic, partition)] = marks.high }
-        }
+        readiness?.register(name)
+        var catchUp = try await CatchUp.measuring(topic: topic, partitions: partitions, with: consumer)
         try consumer.assign((0..<partitions).map { TopicPartitionOffset(topic, $0, .beginning) })
         var ready = false
-        if remaining.isEmpty {
+        if catchUp.isComplete {
             ready = true
             becomeReady()
         }
@@ -76,15 +88,13 @@ public final class CompactedTopicFollower: Service {
                 } catch {
                     rejected.append(Rejection(message: message, reason: error))
                 }
-                if let end = remaining[message.topicPartition], message.offset + 1 >= end {
-                    remaining[message.topicPartition] = nil
-                }
+                catchUp.advance(past: message)
             }
             if !rejected.isEmpty {
                 for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
                 await deadLetter(rejected)
             }
-            if !ready && remaining.isEmpty {
+            if !ready && catchUp.isComplete {
                 ready = true
                 becomeReady()
             }
