@@ -163,7 +163,9 @@ let package = Package(
             name: "HeraldTestSupport",
             dependencies: [
                 "HeraldKafka",
+                "HeraldModel",
                 "HeraldPipeline",
+                "HeraldReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -193,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
-                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler",
+                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler", "HeraldTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

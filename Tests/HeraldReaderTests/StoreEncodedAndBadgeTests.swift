@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader
@@ -15,7 +16,7 @@ struct StoreEncodedAndBadgeTests {
         let first = F.notification("_u1", 1), second = F.notification("_u1", 2)
         let bytes = try codec.encode(first)
         var batch = StoreBatch()
-        batch.encodedNotifications = [try EncodedNotification(json: bytes), try EncodedNotification(json: codec.encode(second))]
+        batch.notifications = [try EncodedNotification(json: bytes), try EncodedNotification(json: codec.encode(second))]
         let changes = try await store.apply(batch)
         #expect(changes.insertedCount == 2)
         let again = try await store.apply(StoreBatch(notifications: [first]))

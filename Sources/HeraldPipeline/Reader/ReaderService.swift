@@ -134,7 +134,7 @@ public final class ReaderService: Service {
             next[message.topicPartition] = max(next[message.topicPartition] ?? 0, message.offset + 1)
             do throws(Rejection.Reason) {
                 try decode(message, codec: codec, into: &storeBatch)
-                if message.topic == topics.notifications, let last = storeBatch.encodedNotifications.last {
+                if message.topic == topics.notifications, let last = storeBatch.notifications.last {
                     sources[last.notificationID] = message
                 }
             } catch {
@@ -207,7 +207,7 @@ public final class ReaderService: Service {
         do {
             switch message.topic {
             case topics.notifications:
-                batch.encodedNotifications.append(try EncodedNotification(json: value))
+                batch.notifications.append(try EncodedNotification(json: value))
             case topics.reads:
                 batch.reads.append(try codec.decode(NotificationRead.self, from: value))
             case topics.composeState:

@@ -1,11 +1,12 @@
 import HeraldModel
 
 /// What one consumer poll brings to the store, applied in one write transaction: the
-/// notifications and reads decoded from the messages, and the offsets just past them.
+/// notifications (still their topic JSON) and reads from the messages, and the offsets
+/// just past them.
 public struct StoreBatch: Sendable, Hashable {
-    /// Notifications from topic `notifications`; a notification ID already stored (or a
-    /// sequence already removed by retention) is a replay and is skipped.
-    public var notifications: [HeraldNotification]
+    /// Notifications from topic `notifications`, stored as is; a notification ID already
+    /// stored (or a sequence already removed by retention) is a replay and is skipped.
+    public var notifications: [EncodedNotification]
     /// Reads from topic `notification-reads`; they may name notifications not yet stored.
     public var reads: [NotificationRead]
     /// The next offset of each partition the messages came from. An offset lower than
@@ -13,12 +14,10 @@ public struct StoreBatch: Sendable, Hashable {
     public var offsets: [ConsumedOffset]
     /// Badge counts from the compose stage's changelog, in order (the last one wins).
     public var badges: [BadgeCount]
-    /// Notifications still in their topic JSON (stored as is), after `notifications`.
-    public var encodedNotifications: [EncodedNotification] = []
 
     /// Creates a batch.
     public init(
-        notifications: [HeraldNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = [],
+        notifications: [EncodedNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = [],
         badges: [BadgeCount] = []
     ) {
         self.notifications = notifications
@@ -28,7 +27,7 @@ public struct StoreBatch: Sendable, Hashable {
     }
 
     /// Whether the batch holds nothing at all.
-    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty && encodedNotifications.isEmpty }
+    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty }
 }
 
 /// A user's badge count in one container, as the compose stage last recorded it.
