@@ -63,9 +63,7 @@ struct StageFactory {
         let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer)
         let service = ReaderService(
             store: store, consumer: try ungroupedConsumer("reader"), producer: sharedProducer,
-            topics: .init(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                composeState: catalog.name(TopicCatalog.composeState)),
+            topics: .init(catalog),
             partitions: catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters), readiness: readiness,
             logger: logger,
             // The embedded broker's cluster ID is not promised to differ between runs, and its

@@ -37,9 +37,7 @@ struct ReaderStoreIdentityTests {
         let catalog = fixture.catalog
         return ReaderService(
             store: store, consumer: try fixture.consumer(group: "reader-\(UUID().uuidString)"), producer: try fixture.producer(),
-            topics: .init(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                composeState: catalog.name(TopicCatalog.composeState)),
+            topics: .init(catalog),
             partitions: partitions ?? catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters),
             readiness: readiness, logger: fixture.logger,
             metrics: metrics ?? PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), onChanges: { _ in })

@@ -43,14 +43,14 @@ struct StoreEncodedAndBadgeTests {
         let store = try F.memoryStore()
         #expect(try await store.badge(recipient: "_u1", container: F.container) == 0)
         _ = try await store.apply(StoreBatch(badges: [
-            BadgeCount(recipient: "_u1", container: F.container, badge: 3),
-            BadgeCount(recipient: "_u1", container: F.container, badge: 4),
-            BadgeCount(recipient: "_u1", container: "iCloud.other", badge: 9),
+            BadgeCount(recipient: "_u1", containerIdentifier: F.container, badge: 3),
+            BadgeCount(recipient: "_u1", containerIdentifier: F.container, badge: 4),
+            BadgeCount(recipient: "_u1", containerIdentifier: "iCloud.other", badge: 9),
         ]))
         #expect(try await store.badge(recipient: "_u1", container: F.container) == 4)
         #expect(try await store.badge(recipient: "_u1", container: "iCloud.other") == 9)
         #expect(try await store.badge(recipient: "_u2", container: F.container) == 0)
-        _ = try await store.apply(StoreBatch(badges: [BadgeCount(recipient: "_u1", container: F.container, badge: 0)]))
+        _ = try await store.apply(StoreBatch(badges: [BadgeCount(recipient: "_u1", containerIdentifier: F.container, badge: 0)]))
         #expect(try await store.badge(recipient: "_u1", container: F.container) == 0)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HeraldDelivery
 import HeraldKafka
 import HeraldModel
 import HeraldReader
@@ -7,8 +6,8 @@ import Logging
 import Metrics
 import ServiceLifecycle
 
-/// The reader (docs/ARCHITECTURE.md §1.1): materializes `notifications`, `notification-reads` and the badge
-/// counts of `compose-state` into the local `NotificationStore`, saving the consumed offsets in
+/// The reader (docs/ARCHITECTURE.md §1.1): materializes `notifications`, `notification-reads` and the
+/// badge counts of `badges` (§5.4) into the local `NotificationStore`, saving the consumed offsets in
 /// the same transaction as the rows. Every reader instance reads every partition (no consumer
 /// group), so any instance answers any user; a restart resumes exactly after the last
 /// applied batch — unless the store was built from another cluster or partitioning (see
@@ -17,18 +16,36 @@ import ServiceLifecycle
 /// (undecodable, or its sequence taken by another notification) is dead-lettered, counted in
 /// `herald_reader_notifications_rejected_total` and fails readiness (`reader.store`).
 public final class ReaderService: Service {
+    /// The topics the reader consumes (`HeraldStage.reader.inputTopics`).
     public struct Topics: Sendable {
         public var notifications: String
         public var reads: String
-        public var composeState: String
+        /// `BadgeCount`s written by the compose stage.
+        public var badges: String
 
-        public init(notifications: String, reads: String, composeState: String) {
+        public init(notifications: String, reads: String, badges: String) {
             self.notifications = notifications
             self.reads = reads
-            self.composeState = composeState
+            self.badges = badges
         }
 
-        var all: [String] { [notifications, reads, composeState] }
+        /// The catalog's topics.
+        public init(_ catalog: TopicCatalog) {
+            self.init(
+                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
+                badges: catalog.name(TopicCatalog.badges))
+        }
+
+        /// Transitional, for callers written when the reader read badges from `compose-state`:
+        /// `composeState` is ignored and `badges` is the catalog topic under the prefix of
+        /// `notifications`. Remove once no caller passes `composeState`.
+        public init(notifications: String, reads: String, composeState: String) {
+            let prefix = notifications.hasSuffix(TopicCatalog.notifications.baseName)
+                ? String(notifications.dropLast(TopicCatalog.notifications.baseName.count)) : ""
+            self.init(notifications: notifications, reads: reads, badges: prefix + TopicCatalog.badges.baseName)
+        }
+
+        var all: [String] { [notifications, reads, badges] }
     }
 
     /// How a batch the store or Kafka refused is retried: 200 ms, doubling up to 5 s.
@@ -201,7 +218,7 @@ public final class ReaderService: Service {
 
     private func decode(_ message: ConsumedMessage, codec: WireCodec, into batch: inout StoreBatch) throws(Rejection.Reason) {
         guard let value = message.value else {
-            if message.topic == topics.composeState { return }  // a forgotten user: nothing to show
+            if message.topic == topics.badges { return }  // a deleted key: the stored count stays
             throw .invalid("a \(message.topic) record cannot be null")
         }
         do {
@@ -210,11 +227,8 @@ public final class ReaderService: Service {
                 batch.notifications.append(try EncodedNotification(json: value))
             case topics.reads:
                 batch.reads.append(try codec.decode(NotificationRead.self, from: value))
-            case topics.composeState:
-                let state = try codec.decode(UserStreamState.self, from: value)
-                for (container, badge) in state.badges.sorted(by: { $0.key < $1.key }) {
-                    batch.badges.append(BadgeCount(recipient: state.recipient, container: container, badge: badge))
-                }
+            case topics.badges:
+                batch.badges.append(try codec.decode(BadgeCount.self, from: value))
             default:
                 throw Rejection.Reason.invalid("the reader does not read \(message.topic)")
             }

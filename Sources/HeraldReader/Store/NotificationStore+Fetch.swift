@@ -38,7 +38,7 @@ extension NotificationStore {
         return try await reading("latest sequence") { db in try StreamRetention.latestSequence(stream, in: db) }
     }
 
-    /// The user's badge count in a container as the compose stage last recorded it (0 when none).
+    /// The user's badge count in a container: the latest `BadgeCount` the store applied (0 when none).
     /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
     public func badge(recipient: String, container: String) async throws(ReaderError) -> Int {
         try await reading("badge") { db in

@@ -12,7 +12,8 @@ public struct StoreBatch: Sendable, Hashable {
     /// The next offset of each partition the messages came from. An offset lower than
     /// the saved one is ignored; when a partition appears twice the highest wins.
     public var offsets: [ConsumedOffset]
-    /// Badge counts from the compose stage's changelog, in order (the last one wins).
+    /// Badge counts from topic `badges`, in order (the last one per recipient and container
+    /// wins); a count is absolute, so a replayed one changes nothing.
     public var badges: [BadgeCount]
 
     /// Creates a batch.
@@ -28,17 +29,4 @@ public struct StoreBatch: Sendable, Hashable {
 
     /// Whether the batch holds nothing at all.
     public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty }
-}
-
-/// A user's badge count in one container, as the compose stage last recorded it.
-public struct BadgeCount: Sendable, Hashable {
-    public var recipient: String
-    public var container: String
-    public var badge: Int
-
-    public init(recipient: String, container: String, badge: Int) {
-        self.recipient = recipient
-        self.container = container
-        self.badge = badge
-    }
 }
