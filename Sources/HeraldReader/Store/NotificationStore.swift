@@ -1,10 +1,10 @@
 import GRDB
 import Synchronization
 
-/// The reader's materialized view of topics `notifications` and `notification-reads`:
-/// per-user notification streams in SQLite (GRDB, WAL), with the consumed Kafka offsets
-/// saved in the same transaction as the rows, retention per stream, and fetches with
-/// signed change tokens (docs/ARCHITECTURE.md §1.1, §2, §7).
+/// The reader's materialized view of topics `notifications`, `notification-reads` and
+/// `badges`: per-user notification streams and badge counts in SQLite (GRDB, WAL), with the
+/// consumed Kafka offsets saved in the same transaction as the rows, retention per stream,
+/// and fetches with signed change tokens (docs/ARCHITECTURE.md §1.1, §2, §7).
 ///
 /// Threading: a `NotificationStore` is `Sendable`; share one instance between the consumer
 /// and the HTTP handlers. Writes are serialized; reads run concurrently with writes and
