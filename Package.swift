@@ -164,7 +164,9 @@ let package = Package(
                 "HeraldAPI",
                 "HeraldApp",
                 "HeraldKafka",
+                "HeraldModel",
                 "HeraldPipeline",
+                "HeraldReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -196,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
-                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler",
+                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler", "HeraldTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

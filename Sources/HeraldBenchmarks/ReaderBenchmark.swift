@@ -109,7 +109,7 @@ public struct ReaderBenchmark {
                 notification.alertBody = "Item \(sequence) changed"
                 notification.recordFields = ["title": .string("Item \(sequence)")]
                 notification.badge = sequence
-                batch.encodedNotifications.append(try EncodedNotification(json: codec.encode(notification)))
+                batch.notifications.append(try EncodedNotification(json: codec.encode(notification)))
             }
             _ = try await store.apply(batch)
         }

@@ -2,6 +2,7 @@ import Foundation
 import HeraldMatcher
 import HeraldModel
 import HeraldReader
+import HeraldTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Synchronization

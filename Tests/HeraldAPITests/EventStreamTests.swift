@@ -1,6 +1,7 @@
 import Foundation
 import HeraldModel
 import HeraldReader
+import HeraldTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Testing

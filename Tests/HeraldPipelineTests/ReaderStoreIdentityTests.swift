@@ -37,9 +37,7 @@ struct ReaderStoreIdentityTests {
         let catalog = fixture.catalog
         return ReaderService(
             store: store, consumer: try fixture.consumer(group: "reader-\(UUID().uuidString)"), producer: try fixture.producer(),
-            topics: .init(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                composeState: catalog.name(TopicCatalog.composeState)),
+            topics: .init(catalog),
             partitions: partitions ?? catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters),
             readiness: readiness, logger: fixture.logger,
             metrics: metrics ?? PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), onChanges: { _ in })
@@ -86,6 +84,45 @@ struct ReaderStoreIdentityTests {
         #expect(try await ids(store) == ["b-1"])
         #expect(readiness.reasons.isEmpty)
         #expect(try await store.identity()?.clusterID != nil)
+    }
+
+    @Test("a store built when badges came from compose-state is kept: its rows and counts stay, badges is read from its beginning")
+    func badgesUpgradeKeepsStore() async throws {
+        let fixture = try await PipelineFixture()
+        let catalog = fixture.catalog
+        try await send(fixture, [("_alice", try notification("n-1", sequence: 1))])
+        let store = try NotificationStore.inMemory(tokenSigner: signer)
+        let first = Readiness()
+        #expect(try await run(try reader(fixture, store: store, readiness: first), in: fixture) {
+            try await ids(store) == ["n-1"] && first.isReady
+        })
+        // Turn it into a store of the previous Herald: its identity names compose-state where
+        // badges is now, and it holds counts it read from there.
+        let current = try #require(try await store.identity())
+        var topics = current.topics
+        let partitions = topics.removeValue(forKey: catalog.name(TopicCatalog.badges))
+        #expect(partitions == catalog.partitions)
+        topics[catalog.name(TopicCatalog.composeState)] = partitions
+        _ = try await store.apply(StoreBatch(
+            offsets: [ConsumedOffset(topic: catalog.name(TopicCatalog.composeState), partition: 0, nextOffset: 1)],
+            badges: [
+                BadgeCount(recipient: "_alice", containerIdentifier: container, badge: 4),
+                BadgeCount(recipient: "_bob", containerIdentifier: container, badge: 2),
+            ]))
+        try await store.record(StoreIdentity(clusterID: current.clusterID, topics: topics))
+        // After the upgrade compose writes _bob's new count to badges.
+        let count = BadgeCount(recipient: "_bob", containerIdentifier: container, badge: 7)
+        let producer = try fixture.producer()
+        _ = try await producer.send(OutgoingMessage(
+            topic: catalog.name(TopicCatalog.badges), key: count.key, value: try WireCodec().encode(count)))
+        await producer.close()
+        let second = Readiness()
+        #expect(try await run(try reader(fixture, store: store, readiness: second), in: fixture) {
+            try await store.badge(recipient: "_bob", container: container) == 7 && second.isReady
+        })
+        #expect(try await store.badge(recipient: "_alice", container: container) == 4, "kept, not rebuilt to 0")
+        #expect(try await ids(store) == ["n-1"])
+        #expect(try await store.identity() == current)
     }
 
     @Test("a store built from fewer partitions is rebuilt and reads every partition from the beginning")

@@ -64,6 +64,6 @@ struct TopicCatalogTests {
     @Test("each stage consumes as its own group under the prefix")
     func stageGroups() {
         #expect(HeraldStage.match.groupID(prefix: "herald.") == "herald.match")
-        #expect(HeraldStage.reader.inputTopics.map(\.baseName) == ["notifications", "notification-reads", "compose-state"])
+        #expect(HeraldStage.reader.inputTopics.map(\.baseName) == ["notifications", "notification-reads", "badges"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader
@@ -15,6 +16,15 @@ enum ReaderFixtures {
 
     static func memoryStore(retention: RetentionPolicy = RetentionPolicy()) throws(ReaderError) -> NotificationStore {
         try NotificationStore.inMemory(tokenSigner: signer(), retention: retention)
+    }
+
+    /// `notification(_:_:container:createdAt:id:)` as its topic JSON, as the reader stores it.
+    static func encoded(
+        _ recipient: String, _ sequence: Int64, container: String = container, createdAt: Int64 = 1_795_300_000_000,
+        id: String? = nil
+    ) throws -> EncodedNotification {
+        try EncodedNotification(
+            json: WireCodec().encode(notification(recipient, sequence, container: container, createdAt: createdAt, id: id)))
     }
 
     /// A database notification of `recipient` at `sequence` with a stable ID.
@@ -41,12 +51,12 @@ enum ReaderFixtures {
     static func fetchAll(
         _ store: NotificationStore, _ recipient: String, container: String = container, from token: ChangeToken? = nil,
         limit: Int? = nil, includeRead: Bool = true
-    ) throws -> (notifications: [HeraldNotification], token: ChangeToken, pages: Int) {
+    ) async throws -> (notifications: [HeraldNotification], token: ChangeToken, pages: Int) {
         var all: [HeraldNotification] = []
         var token = token
         var pages = 0
         while true {
-            let page = try store.fetch(recipient: recipient, container: container, after: token, limit: limit, includeRead: includeRead)
+            let page = try await store.fetch(recipient: recipient, container: container, after: token, limit: limit, includeRead: includeRead)
             pages += 1
             all += page.notifications
             token = page.serverChangeToken
@@ -65,9 +75,9 @@ enum ReaderFixtures {
     }
 
     /// The `ReaderError` an async `body` throws, or `nil` (any other error is a test failure).
-    static func asyncReaderError(_ body: () async throws -> Void) async -> ReaderError? {
+    static func asyncReaderError<T>(_ body: () async throws -> T) async -> ReaderError? {
         do {
-            try await body()
+            _ = try await body()
             return nil
         } catch let error as ReaderError {
             return error

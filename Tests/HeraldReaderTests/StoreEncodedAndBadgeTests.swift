@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader
@@ -15,7 +16,7 @@ struct StoreEncodedAndBadgeTests {
         let first = F.notification("_u1", 1), second = F.notification("_u1", 2)
         let bytes = try codec.encode(first)
         var batch = StoreBatch()
-        batch.encodedNotifications = [try EncodedNotification(json: bytes), try EncodedNotification(json: codec.encode(second))]
+        batch.notifications = [try EncodedNotification(json: bytes), try EncodedNotification(json: codec.encode(second))]
         let changes = try await store.apply(batch)
         #expect(changes.insertedCount == 2)
         let again = try await store.apply(StoreBatch(notifications: [first]))
@@ -42,14 +43,14 @@ struct StoreEncodedAndBadgeTests {
         let store = try F.memoryStore()
         #expect(try await store.badge(recipient: "_u1", container: F.container) == 0)
         _ = try await store.apply(StoreBatch(badges: [
-            BadgeCount(recipient: "_u1", container: F.container, badge: 3),
-            BadgeCount(recipient: "_u1", container: F.container, badge: 4),
-            BadgeCount(recipient: "_u1", container: "iCloud.other", badge: 9),
+            BadgeCount(recipient: "_u1", containerIdentifier: F.container, badge: 3),
+            BadgeCount(recipient: "_u1", containerIdentifier: F.container, badge: 4),
+            BadgeCount(recipient: "_u1", containerIdentifier: "iCloud.other", badge: 9),
         ]))
         #expect(try await store.badge(recipient: "_u1", container: F.container) == 4)
         #expect(try await store.badge(recipient: "_u1", container: "iCloud.other") == 9)
         #expect(try await store.badge(recipient: "_u2", container: F.container) == 0)
-        _ = try await store.apply(StoreBatch(badges: [BadgeCount(recipient: "_u1", container: F.container, badge: 0)]))
+        _ = try await store.apply(StoreBatch(badges: [BadgeCount(recipient: "_u1", containerIdentifier: F.container, badge: 0)]))
         #expect(try await store.badge(recipient: "_u1", container: F.container) == 0)
     }
 }

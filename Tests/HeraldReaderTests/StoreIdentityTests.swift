@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader
@@ -33,7 +34,7 @@ struct StoreIdentityTests {
             #expect(try await store.identity() == nil)
             try await store.record(identity)
             var batch = StoreBatch()
-            batch.notifications = [ReaderFixtures.notification("_alice", 1), ReaderFixtures.notification("_alice", 2)]
+            batch.notifications = try [ReaderFixtures.encoded("_alice", 1), ReaderFixtures.encoded("_alice", 2)]
             batch.reads = [ReaderFixtures.read("_alice", ["n-_alice-\(ReaderFixtures.container)-1"])]
             batch.offsets = [ConsumedOffset(topic: "h.notifications", partition: 0, nextOffset: 2)]
             _ = try await store.apply(batch)
@@ -49,7 +50,7 @@ struct StoreIdentityTests {
         #expect(try await store.fetch(recipient: "_alice", container: ReaderFixtures.container, after: nil).notifications.isEmpty)
         // Sequence 1 is free again: the rebuilt store takes the new cluster's notification 1.
         var batch = StoreBatch()
-        batch.notifications = [ReaderFixtures.notification("_alice", 1, id: "new-1")]
+        batch.notifications = [try ReaderFixtures.encoded("_alice", 1, id: "new-1")]
         let changes = try await store.apply(batch)
         #expect(changes.insertedCount == 1 && changes.sequenceConflicts.isEmpty)
     }
@@ -66,7 +67,7 @@ struct StoreIdentityTests {
             let store = try NotificationStore(path: path, tokenSigner: ReaderFixtures.signer())
             try await store.record(identity)
             var batch = StoreBatch()
-            batch.notifications = (1...5).map { ReaderFixtures.notification("_alice", $0) }
+            batch.notifications = try (1...5).map { try ReaderFixtures.encoded("_alice", $0) }
             _ = try await store.apply(batch)
             oldToken = try await store.fetch(recipient: "_alice", container: container, after: nil).serverChangeToken
             try store.close()
@@ -77,7 +78,7 @@ struct StoreIdentityTests {
         // Rebuilt from another cluster, whose stream restarts at 1: the old position means nothing.
         try await store.rebuild(as: StoreIdentity(clusterID: "B", topics: identity.topics))
         var batch = StoreBatch()
-        batch.notifications = [ReaderFixtures.notification("_alice", 1, id: "b-1")]
+        batch.notifications = [try ReaderFixtures.encoded("_alice", 1, id: "b-1")]
         _ = try await store.apply(batch)
         let error = await ReaderFixtures.asyncReaderError {
             _ = try await store.fetch(recipient: "_alice", container: container, after: oldToken)

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Synchronization
 import Testing
 
@@ -10,37 +11,37 @@ struct StorePersistenceTests {
     typealias F = ReaderFixtures
 
     @Test("closing and reopening the file resumes with the same rows, reads, marks and offsets")
-    func restart() throws {
+    func restart() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let retention = RetentionPolicy(maxCount: 5, maxAge: .seconds(86_400))
         let before: (notifications: [HeraldNotification], token: ChangeToken, pages: Int)
         do {
             let store = try NotificationStore(path: directory.databasePath, tokenSigner: F.signer(), retention: retention)
-            _ = try store.apply(StoreBatch(
+            _ = try await store.apply(StoreBatch(
                 notifications: (0..<8).map { F.notification("_u1", $0) }, reads: [F.read("_u1", ["n-_u1-\(F.container)-6"])],
                 offsets: [ConsumedOffset(topic: "herald.notifications", partition: 2, nextOffset: 8)]))
-            before = try F.fetchAll(store, "_u1", limit: 2)
+            before = try await F.fetchAll(store, "_u1", limit: 2)
             try store.close()
         }
         let store = try NotificationStore(path: directory.databasePath, tokenSigner: F.signer(), retention: retention)
-        #expect(try store.offsets() == [ConsumedOffset(topic: "herald.notifications", partition: 2, nextOffset: 8)])
-        let after = try F.fetchAll(store, "_u1", limit: 2)
+        #expect(try await store.offsets() == [ConsumedOffset(topic: "herald.notifications", partition: 2, nextOffset: 8)])
+        let after = try await F.fetchAll(store, "_u1", limit: 2)
         #expect(after.notifications == before.notifications)
         #expect(after.notifications.map(\.sequence) == [3, 4, 5, 6, 7])
         #expect(after.notifications[3].notificationType == .readNotification)
         #expect(after.token == before.token)
         // The replay a restarted consumer would do changes nothing.
-        let replay = try store.apply(StoreBatch(notifications: (0..<8).map { F.notification("_u1", $0) }))
+        let replay = try await store.apply(StoreBatch(notifications: (0..<8).map { F.notification("_u1", $0) }))
         #expect(replay.insertedCount == 0 && replay.duplicateCount == 8)
-        let expired = F.readerError { () throws(ReaderError) in
-            try store.fetch(recipient: "_u1", container: F.container, after: store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: 1))
+        let expired = await F.asyncReaderError {
+            try await store.fetchEncoded(recipient: "_u1", container: F.container, after: store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: 1))
         }
         #expect(expired?.code == .changeTokenExpired)
     }
 
     @Test("opening a path in a missing directory is an internal error naming the path")
-    func badPath() throws {
+    func badPath() async throws {
         let error = F.readerError { () throws(ReaderError) in
             try NotificationStore(path: "/nonexistent-herald-dir/x/reader.sqlite", tokenSigner: F.signer())
         }
@@ -49,22 +50,22 @@ struct StorePersistenceTests {
     }
 
     @Test("a closed store reports internal errors instead of crashing")
-    func closed() throws {
+    func closed() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try NotificationStore(path: directory.databasePath, tokenSigner: F.signer())
         try store.close()
-        let error = F.readerError { () throws(ReaderError) in try store.fetch(recipient: "_u1", container: F.container, after: nil) }
+        let error = await F.asyncReaderError { try await store.fetchEncoded(recipient: "_u1", container: F.container, after: nil) }
         #expect(error?.serverErrorCode == "INTERNAL_ERROR")
         #expect(error?.operation == "fetch")
     }
 
     @Test("a fetch completes while a write transaction is open and does not see its rows (WAL)")
-    func readDuringWrite() throws {
+    func readDuringWrite() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try NotificationStore(path: directory.databasePath, tokenSigner: F.signer())
-        _ = try store.apply(StoreBatch(notifications: [F.notification("_u1", 0)]))
+        _ = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 0)]))
         let inTransaction = DispatchSemaphore(value: 0)
         let readerDone = DispatchSemaphore(value: 0)
         let writerDone = DispatchSemaphore(value: 0)
@@ -79,11 +80,11 @@ struct StorePersistenceTests {
             writerDone.signal()
         }
         inTransaction.wait()
-        let during = try store.fetch(recipient: "_u1", container: F.container, after: nil)
+        let during = try await store.fetch(recipient: "_u1", container: F.container, after: nil)
         readerDone.signal()
         #expect(during.notifications.map(\.sequence) == [0])
         writerDone.wait()
-        #expect(try store.fetch(recipient: "_u1", container: F.container, after: nil).notifications.map(\.sequence) == [0, 1])
+        #expect(try await store.fetch(recipient: "_u1", container: F.container, after: nil).notifications.map(\.sequence) == [0, 1])
     }
 
     @Test("readers see whole batches, in order, while a writer applies batches")

@@ -1,4 +1,5 @@
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader
@@ -8,14 +9,14 @@ struct StoreReadTests {
     typealias F = ReaderFixtures
 
     @Test("a read applied after its notification turns it into a readNotification with only its ID")
-    func readAfter() throws {
+    func readAfter() async throws {
         let store = try F.memoryStore()
         let target = F.notification("_u1", 1)
-        _ = try store.apply(StoreBatch(notifications: [F.notification("_u1", 0), target, F.notification("_u1", 2)]))
-        let changes = try store.apply(StoreBatch(reads: [F.read("_u1", [target.notificationID])]))
+        _ = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 0), target, F.notification("_u1", 2)]))
+        let changes = try await store.apply(StoreBatch(reads: [F.read("_u1", [target.notificationID])]))
         #expect(changes.readCount == 1)
         #expect(changes.readStreams == [StreamID(recipient: "_u1", container: F.container)])
-        let fetched = try F.fetchAll(store, "_u1").notifications
+        let fetched = try await F.fetchAll(store, "_u1").notifications
         #expect(fetched.map(\.notificationType) == [.database, .readNotification, .database])
         #expect(fetched[1] == HeraldNotification(
             notificationID: target.notificationID, notificationType: .readNotification,
@@ -28,53 +29,53 @@ struct StoreReadTests {
     }
 
     @Test("a read that arrives before its notification applies once the notification arrives")
-    func readBefore() throws {
+    func readBefore() async throws {
         let store = try F.memoryStore()
         let target = F.notification("_u1", 4)
-        let early = try store.apply(StoreBatch(reads: [F.read("_u1", [target.notificationID, target.notificationID])]))
+        let early = try await store.apply(StoreBatch(reads: [F.read("_u1", [target.notificationID, target.notificationID])]))
         #expect(early.readCount == 1)
-        _ = try store.apply(StoreBatch(notifications: [F.notification("_u1", 3), target]))
-        let fetched = try F.fetchAll(store, "_u1").notifications
+        _ = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 3), target]))
+        let fetched = try await F.fetchAll(store, "_u1").notifications
         #expect(fetched.map(\.notificationType) == [.database, .readNotification])
-        #expect(try store.stats().reads == 1)
+        #expect(try await store.stats().reads == 1)
     }
 
     @Test("a read and its notification in one batch")
-    func sameBatch() throws {
+    func sameBatch() async throws {
         let store = try F.memoryStore()
         let target = F.notification("_u1", 0)
-        _ = try store.apply(StoreBatch(notifications: [target], reads: [F.read("_u1", [target.notificationID])]))
-        #expect(try F.fetchAll(store, "_u1").notifications.map(\.notificationType) == [.readNotification])
+        _ = try await store.apply(StoreBatch(notifications: [target], reads: [F.read("_u1", [target.notificationID])]))
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.notificationType) == [.readNotification])
     }
 
     @Test("includeRead false skips read notifications but the token still moves past them")
-    func hideRead() throws {
+    func hideRead() async throws {
         let store = try F.memoryStore()
         let all = (0..<6).map { F.notification("_u1", $0) }
-        _ = try store.apply(StoreBatch(notifications: all, reads: [F.read("_u1", [all[1], all[4], all[5]].map(\.notificationID))]))
-        let page = try store.fetch(recipient: "_u1", container: F.container, after: nil, limit: 2, includeRead: false)
+        _ = try await store.apply(StoreBatch(notifications: all, reads: [F.read("_u1", [all[1], all[4], all[5]].map(\.notificationID))]))
+        let page = try await store.fetch(recipient: "_u1", container: F.container, after: nil, limit: 2, includeRead: false)
         #expect(page.notifications.map(\.sequence) == [0, 2])
         #expect(page.moreComing)
-        let rest = try store.fetch(recipient: "_u1", container: F.container, after: page.serverChangeToken, limit: 2, includeRead: false)
+        let rest = try await store.fetch(recipient: "_u1", container: F.container, after: page.serverChangeToken, limit: 2, includeRead: false)
         #expect(rest.notifications.map(\.sequence) == [3])
         #expect(!rest.moreComing)
         // Past the trailing read ones (4, 5): nothing comes back even with read ones included.
         #expect(rest.serverChangeToken == store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: 5))
-        let after = try store.fetch(recipient: "_u1", container: F.container, after: rest.serverChangeToken)
+        let after = try await store.fetch(recipient: "_u1", container: F.container, after: rest.serverChangeToken)
         #expect(after.notifications.isEmpty)
-        #expect(try F.fetchAll(store, "_u1", includeRead: false).notifications.map(\.sequence) == [0, 2, 3])
+        #expect(try await F.fetchAll(store, "_u1", includeRead: false).notifications.map(\.sequence) == [0, 2, 3])
     }
 
     @Test("a read by another user or in another container does not mark the notification read")
-    func readsAreScoped() throws {
+    func readsAreScoped() async throws {
         let store = try F.memoryStore()
         let target = F.notification("_u1", 0)
-        _ = try store.apply(StoreBatch(
+        _ = try await store.apply(StoreBatch(
             notifications: [target],
             reads: [F.read("_u2", [target.notificationID]), F.read("_u1", [target.notificationID], container: "iCloud.other")]))
-        #expect(try F.fetchAll(store, "_u1").notifications.map(\.notificationType) == [.database])
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.notificationType) == [.database])
         // The owner's own read still lands even though another user named the same ID first.
-        _ = try store.apply(StoreBatch(reads: [F.read("_u1", [target.notificationID])]))
-        #expect(try F.fetchAll(store, "_u1").notifications.map(\.notificationType) == [.readNotification])
+        _ = try await store.apply(StoreBatch(reads: [F.read("_u1", [target.notificationID])]))
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.notificationType) == [.readNotification])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeraldModel
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldReader
@@ -9,9 +10,9 @@ struct StoreRetentionTests {
     typealias F = ReaderFixtures
     static let day: Int64 = 86_400_000
 
-    func expectExpired(_ store: NotificationStore, _ token: ChangeToken, _ comment: Comment? = nil) {
-        let error = F.readerError { () throws(ReaderError) in
-            try store.fetch(recipient: "_u1", container: F.container, after: token)
+    func expectExpired(_ store: NotificationStore, _ token: ChangeToken, _ comment: Comment? = nil) async {
+        let error = await F.asyncReaderError {
+            try await store.fetchEncoded(recipient: "_u1", container: F.container, after: token)
         }
         #expect(error?.serverErrorCode == "CHANGE_TOKEN_EXPIRED", comment)
         #expect(error?.reason.contains("changeTokenExpired") == true, comment)
@@ -33,68 +34,68 @@ struct StoreRetentionTests {
     }
 
     @Test("the count limit keeps the newest notifications and expires tokens before them")
-    func byCount() throws {
+    func byCount() async throws {
         let store = try F.memoryStore(retention: RetentionPolicy(maxCount: 3, maxAge: .seconds(86_400)))
-        _ = try store.apply(StoreBatch(notifications: (0..<2).map { F.notification("_u1", $0 * 2) }))  // 0, 2
-        let start = try store.fetch(recipient: "_u1", container: F.container, after: nil, limit: 1)
+        _ = try await store.apply(StoreBatch(notifications: (0..<2).map { F.notification("_u1", $0 * 2) }))  // 0, 2
+        let start = try await store.fetch(recipient: "_u1", container: F.container, after: nil, limit: 1)
         #expect(start.notifications.map(\.sequence) == [0])
-        let changes = try store.apply(StoreBatch(notifications: (2..<6).map { F.notification("_u1", $0 * 2) }))  // 4…10
+        let changes = try await store.apply(StoreBatch(notifications: (2..<6).map { F.notification("_u1", $0 * 2) }))  // 4…10
         #expect(changes.prunedCount == 3)
         #expect(changes.grownStreams[StreamID(recipient: "_u1", container: F.container)] == 10)
-        #expect(try F.fetchAll(store, "_u1").notifications.map(\.sequence) == [6, 8, 10])
-        expectExpired(store, start.serverChangeToken)
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.sequence) == [6, 8, 10])
+        await expectExpired(store, start.serverChangeToken)
         // A token at the pruned-through mark (4) still works: nothing after it was lost.
         let atMark = store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: 4)
-        #expect(try F.fetchAll(store, "_u1", from: atMark).notifications.map(\.sequence) == [6, 8, 10])
-        expectExpired(store, store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: -1))
+        #expect(try await F.fetchAll(store, "_u1", from: atMark).notifications.map(\.sequence) == [6, 8, 10])
+        await expectExpired(store, store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: -1))
         // Other streams are untouched.
-        #expect(try store.latestSequence(recipient: "_u1", container: F.container) == 10)
+        #expect(try await store.latestSequence(recipient: "_u1", container: F.container) == 10)
     }
 
     @Test("a replay of a notification removed by retention is not stored again")
-    func replayAfterPruning() throws {
+    func replayAfterPruning() async throws {
         let store = try F.memoryStore(retention: RetentionPolicy(maxCount: 2, maxAge: .seconds(86_400)))
         let all = (0..<4).map { F.notification("_u1", $0) }
-        _ = try store.apply(StoreBatch(notifications: all))
-        let replay = try store.apply(StoreBatch(notifications: all))
+        _ = try await store.apply(StoreBatch(notifications: all))
+        let replay = try await store.apply(StoreBatch(notifications: all))
         #expect(replay.insertedCount == 0)
         #expect(replay.duplicateCount == 4)
-        #expect(try F.fetchAll(store, "_u1").notifications.map(\.sequence) == [2, 3])
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.sequence) == [2, 3])
     }
 
     @Test("pruning by age removes old notifications as a prefix and expires earlier tokens")
-    func byAge() throws {
+    func byAge() async throws {
         let now: Int64 = 1_800_000_000_000
         let store = try F.memoryStore(retention: RetentionPolicy(maxCount: 100, maxAge: .seconds(86_400)))
         // Sequence 2 is older than 1 (clock skew): removing through 2 must also take 1.
         let ages: [Int64] = [3 * Self.day, Self.day / 2, 2 * Self.day, Self.day / 4, 0]
         let notifications = ages.enumerated().map { F.notification("_u1", Int64($0.offset), createdAt: now - $0.element) }
-        _ = try store.apply(StoreBatch(
+        _ = try await store.apply(StoreBatch(
             notifications: notifications + [F.notification("_u2", 0, createdAt: now)],
             reads: [F.read("_u1", [notifications[0].notificationID]), F.read("_u1", ["never-arrived"], at: now - 2 * Self.day)]))
         let oldToken = store.tokenSigner.token(recipient: "_u1", container: F.container, sequence: 0)
-        let report = try store.prune(now: Date(timeIntervalSince1970: Double(now) / 1000))
+        let report = try await store.prune(now: Date(timeIntervalSince1970: Double(now) / 1000))
         #expect(report.notificationsRemoved == 3)
         #expect(report.prunedStreams == [StreamID(recipient: "_u1", container: F.container)])
         #expect(report.readsRemoved == 1)
-        #expect(try store.stats().reads == 0)
-        #expect(try F.fetchAll(store, "_u1").notifications.map(\.sequence) == [3, 4])
-        #expect(try F.fetchAll(store, "_u2").notifications.map(\.sequence) == [0])
-        expectExpired(store, oldToken)
+        #expect(try await store.stats().reads == 0)
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.sequence) == [3, 4])
+        #expect(try await F.fetchAll(store, "_u2").notifications.map(\.sequence) == [0])
+        await expectExpired(store, oldToken)
         // A second sweep at the same time removes nothing.
-        #expect(try store.prune(now: Date(timeIntervalSince1970: Double(now) / 1000)) == PruneReport())
+        #expect(try await store.prune(now: Date(timeIntervalSince1970: Double(now) / 1000)) == PruneReport())
     }
 
     @Test("when everything is pruned the stream keeps its position")
-    func everythingPruned() throws {
+    func everythingPruned() async throws {
         let store = try F.memoryStore(retention: RetentionPolicy(maxCount: 10, maxAge: .seconds(60)))
-        _ = try store.apply(StoreBatch(notifications: (0..<3).map { F.notification("_u1", $0, createdAt: 0) }))
-        let seen = try F.fetchAll(store, "_u1").token
-        _ = try store.prune(now: Date(timeIntervalSince1970: 3600))
-        let page = try store.fetch(recipient: "_u1", container: F.container, after: nil)
+        _ = try await store.apply(StoreBatch(notifications: (0..<3).map { F.notification("_u1", $0, createdAt: 0) }))
+        let seen = try await F.fetchAll(store, "_u1").token
+        _ = try await store.prune(now: Date(timeIntervalSince1970: 3600))
+        let page = try await store.fetch(recipient: "_u1", container: F.container, after: nil)
         #expect(page.notifications.isEmpty)
         #expect(page.serverChangeToken == seen)
-        #expect(try store.fetch(recipient: "_u1", container: F.container, after: seen).notifications.isEmpty)
-        #expect(try store.latestSequence(recipient: "_u1", container: F.container) == 2)
+        #expect(try await store.fetch(recipient: "_u1", container: F.container, after: seen).notifications.isEmpty)
+        #expect(try await store.latestSequence(recipient: "_u1", container: F.container) == 2)
     }
 }

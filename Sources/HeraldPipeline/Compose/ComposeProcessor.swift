@@ -8,7 +8,8 @@ import Metrics
 
 /// The compose stage (docs/ARCHITECTURE.md §1.1): matches, schedule firings and badge resets of its
 /// partitions (all keyed by recipient) → the recipients' next notifications to
-/// `notifications`, plus each touched user's state to the `compose-state` changelog in the
+/// `notifications`, each badge count a batch changes to `badges` (a `BadgeCount`, what the
+/// reader serves), plus each touched user's state to the `compose-state` changelog in the
 /// same delivery.
 ///
 /// Exactness: a user's state records the last input offset it applied per topic partition,
@@ -23,13 +24,19 @@ public final class ComposeProcessor: StageProcessor {
         public var scheduleFirings: String
         public var notifications: String
         public var composeState: String
+        /// Where the badge counts go (docs/ARCHITECTURE.md §5.4).
+        public var badges: String
 
-        public init(matches: String, badgeResets: String, scheduleFirings: String, notifications: String, composeState: String) {
+        public init(
+            matches: String, badgeResets: String, scheduleFirings: String, notifications: String, composeState: String,
+            badges: String
+        ) {
             self.matches = matches
             self.badgeResets = badgeResets
             self.scheduleFirings = scheduleFirings
             self.notifications = notifications
             self.composeState = composeState
+            self.badges = badges
         }
 
         /// The catalog's topics.
@@ -37,7 +44,8 @@ public final class ComposeProcessor: StageProcessor {
             self.init(
                 matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
                 scheduleFirings: catalog.name(TopicCatalog.scheduleFirings),
-                notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState))
+                notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState),
+                badges: catalog.name(TopicCatalog.badges))
         }
     }
 
@@ -110,7 +118,7 @@ public final class ComposeProcessor: StageProcessor {
             } catch {
                 throw Rejection.Reason(code: error.code.rawValue, error.description)
             }
-            var outputs: [OutgoingMessage] = []
+            var outputs = try badgeMessages(from: state(input.recipient), to: user, partition: partition)
             if case .notification(let composed) = outcome {
                 report(composed)
                 guard let encoded = try? codec.encode(composed.notification) else {
@@ -134,8 +142,13 @@ public final class ComposeProcessor: StageProcessor {
                 let reset: BadgeReset
                 do { reset = try codec.decode(BadgeReset.self, from: value) } catch { throw .undecodable("\(error)") }
                 var user = state(reset.recipient)
-                if delivery.apply(reset, at: position, state: &user) { staged.stage(user, on: message.partition) }
-                return []
+                guard delivery.apply(reset, at: position, state: &user) else { return [] }
+                // Sent even when the count does not change: a reset is rare, and the reader
+                // then holds the value the user asked for whatever it held before.
+                let outputs = try badgeMessages(
+                    from: state(reset.recipient), to: user, partition: message.partition, always: reset.containerIdentifier)
+                staged.stage(user, on: message.partition)
+                return outputs
             }
         }
         // Never skipped: a notification without its state would be sent again, or its

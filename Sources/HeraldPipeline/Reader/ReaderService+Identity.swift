@@ -26,6 +26,11 @@ extension ReaderService {
                 try await store.offsets().map { (TopicPartition($0.topic, $0.partition), $0.nextOffset) },
                 uniquingKeysWith: max)
             let stored = try await store.identity()
+            if Self.isBadgesUpgrade(stored: stored, current: identity, badges: topics.badges) {
+                logger.notice("keeping the reader store built before topic \(topics.badges): its rows and badge counts stay; \(topics.badges) is read from its beginning")
+                try await store.record(identity)
+                return (saved, watermarks)
+            }
             if let reason = identity.rebuildReason(stored: stored, hasOffsets: !saved.isEmpty)
                 ?? Self.positionBeyondEnd(saved: saved, watermarks: watermarks) {
                 logger.notice("rebuilding the reader store from the beginning of the topics: \(reason)")
@@ -41,6 +46,23 @@ extension ReaderService {
             try? await gracefulShutdown()
             return nil
         }
+    }
+
+    /// Whether `stored` is the identity of a store built when the reader read badge counts
+    /// from `compose-state` (before topic `badges`), on this cluster and partitioning: the
+    /// same topics but `compose-state` where `badges` is now. Such a store stays valid — its
+    /// rows came from the same topics, its badge counts were right when read — so it is kept,
+    /// and `badges`, having no saved offset, is read from its beginning: its counts replace
+    /// the old ones as they arrive (docs/ARCHITECTURE.md §5.4). The saved `compose-state`
+    /// offsets are ignored from then on.
+    static func isBadgesUpgrade(stored: StoreIdentity?, current: StoreIdentity, badges: String) -> Bool {
+        guard let stored, stored.clusterID == current.clusterID, stored.topics[badges] == nil,
+              let partitions = current.topics[badges], badges.hasSuffix(TopicCatalog.badges.baseName)
+        else { return false }
+        var before = current.topics
+        before[badges] = nil
+        before[badges.dropLast(TopicCatalog.badges.baseName.count) + TopicCatalog.composeState.baseName] = partitions
+        return stored.topics == before
     }
 
     /// Why a saved position cannot be resumed although the identity matches: the partition

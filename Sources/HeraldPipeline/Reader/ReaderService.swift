@@ -1,5 +1,4 @@
 import Foundation
-import HeraldDelivery
 import HeraldKafka
 import HeraldModel
 import HeraldReader
@@ -7,8 +6,8 @@ import Logging
 import Metrics
 import ServiceLifecycle
 
-/// The reader (docs/ARCHITECTURE.md §1.1): materializes `notifications`, `notification-reads` and the badge
-/// counts of `compose-state` into the local `NotificationStore`, saving the consumed offsets in
+/// The reader (docs/ARCHITECTURE.md §1.1): materializes `notifications`, `notification-reads` and the
+/// badge counts of `badges` (§5.4) into the local `NotificationStore`, saving the consumed offsets in
 /// the same transaction as the rows. Every reader instance reads every partition (no consumer
 /// group), so any instance answers any user; a restart resumes exactly after the last
 /// applied batch — unless the store was built from another cluster or partitioning (see
@@ -17,23 +16,32 @@ import ServiceLifecycle
 /// (undecodable, or its sequence taken by another notification) is dead-lettered, counted in
 /// `herald_reader_notifications_rejected_total` and fails readiness (`reader.store`).
 public final class ReaderService: Service, ReadinessReporting {
+    /// The topics the reader consumes (`HeraldStage.reader.inputTopics`).
     public struct Topics: Sendable {
         public var notifications: String
         public var reads: String
-        public var composeState: String
+        /// `BadgeCount`s written by the compose stage.
+        public var badges: String
 
-        public init(notifications: String, reads: String, composeState: String) {
+        public init(notifications: String, reads: String, badges: String) {
             self.notifications = notifications
             self.reads = reads
-            self.composeState = composeState
+            self.badges = badges
         }
 
-        var all: [String] { [notifications, reads, composeState] }
+        /// The catalog's topics.
+        public init(_ catalog: TopicCatalog) {
+            self.init(
+                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
+                badges: catalog.name(TopicCatalog.badges))
+        }
+
+        var all: [String] { [notifications, reads, badges] }
     }
 
     /// The role of an input topic.
     enum Input: Sendable {
-        case notifications, reads, composeState
+        case notifications, reads, badges
     }
 
     /// How a batch the store or Kafka refused is retried: 200 ms, doubling up to 5 s.
@@ -69,7 +77,7 @@ public final class ReaderService: Service, ReadinessReporting {
         self.producer = producer
         self.topics = topics
         self.routes = TopicRoutes(
-            stage: "reader", [topics.notifications: .notifications, topics.reads: .reads, topics.composeState: .composeState])
+            stage: "reader", [topics.notifications: .notifications, topics.reads: .reads, topics.badges: .badges])
         self.partitions = partitions
         self.deadLetterTopic = deadLetterTopic
         self.readiness = readiness
@@ -91,9 +99,7 @@ public final class ReaderService: Service, ReadinessReporting {
         let catalog = context.catalog
         self.init(
             store: store, consumer: try context.makeConsumer(consumer), producer: context.producer,
-            topics: Topics(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                composeState: catalog.name(TopicCatalog.composeState)),
+            topics: Topics(catalog),
             partitions: catalog.partitions, deadLetterTopic: context.deadLetterTopic, readiness: context.readiness,
             logger: context.logger, pruneInterval: pruneInterval, clusterQualifier: clusterQualifier, metrics: metrics,
             onChanges: onChanges)
@@ -155,7 +161,7 @@ public final class ReaderService: Service, ReadinessReporting {
             next[message.topicPartition] = max(next[message.topicPartition] ?? 0, message.offset + 1)
             do throws(Rejection.Reason) {
                 try decode(message, codec: codec, into: &storeBatch)
-                if routes[message.topic] == .notifications, let last = storeBatch.encodedNotifications.last {
+                if routes[message.topic] == .notifications, let last = storeBatch.notifications.last {
                     sources[last.notificationID] = message
                 }
             } catch {
@@ -223,20 +229,17 @@ public final class ReaderService: Service, ReadinessReporting {
     private func decode(_ message: ConsumedMessage, codec: WireCodec, into batch: inout StoreBatch) throws(Rejection.Reason) {
         let role = try routes.role(of: message)
         guard let value = message.value else {
-            if role == .composeState { return }  // a forgotten user: nothing to show
+            if role == .badges { return }  // a deleted key: the stored count stays
             throw .invalid("a \(message.topic) record cannot be null")
         }
         do {
             switch role {
             case .notifications:
-                batch.encodedNotifications.append(try EncodedNotification(json: value))
+                batch.notifications.append(try EncodedNotification(json: value))
             case .reads:
                 batch.reads.append(try codec.decode(NotificationRead.self, from: value))
-            case .composeState:
-                let state = try codec.decode(UserStreamState.self, from: value)
-                for (container, badge) in state.badges.sorted(by: { $0.key < $1.key }) {
-                    batch.badges.append(BadgeCount(recipient: state.recipient, container: container, badge: badge))
-                }
+            case .badges:
+                batch.badges.append(try codec.decode(BadgeCount.self, from: value))
             }
         } catch {
             throw .undecodable("\(error)")

@@ -7,7 +7,7 @@ public enum HeraldStage: String, CaseIterable, Sendable {
         switch self {
         case .match: [TopicCatalog.recordChanges]
         case .compose: [TopicCatalog.matches, TopicCatalog.badgeResets, TopicCatalog.scheduleFirings]
-        case .reader: [TopicCatalog.notifications, TopicCatalog.notificationReads, TopicCatalog.composeState]
+        case .reader: [TopicCatalog.notifications, TopicCatalog.notificationReads, TopicCatalog.badges]
         case .schedule: [TopicCatalog.schedules, TopicCatalog.locations]
         case .assets: [TopicCatalog.recordChanges, TopicCatalog.assetReferences]
         }

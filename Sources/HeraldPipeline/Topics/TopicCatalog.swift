@@ -25,6 +25,7 @@ public struct TopicCatalog: Sendable {
     public static let notifications = Topic(baseName: "notifications", compacted: false, keyedByUser: true, purpose: "composed notifications, per recipient")
     public static let notificationReads = Topic(baseName: "notification-reads", compacted: false, keyedByUser: true, purpose: "mark-read requests")
     public static let badgeResets = Topic(baseName: "badge-resets", compacted: false, keyedByUser: true, purpose: "badge count changes")
+    public static let badges = Topic(baseName: "badges", compacted: true, keyedByUser: true, purpose: "badge count per user and container (BadgeCount), keyed container/recipient on the recipient's partition")
     public static let composeState = Topic(baseName: "compose-state", compacted: true, keyedByUser: true, purpose: "compose stage per-user state changelog")
     public static let schedules = Topic(baseName: "schedules", compacted: true, keyedByUser: true, purpose: "scheduled and region notifications")
     public static let locations = Topic(baseName: "locations", compacted: false, keyedByUser: true, purpose: "device locations for region triggers")
@@ -40,7 +41,7 @@ public struct TopicCatalog: Sendable {
     /// Every topic, in data-flow order.
     public static let all: [Topic] = [
         recordChanges, subscriptions, users, matches, notifications, notificationReads, badgeResets,
-        composeState, schedules, locations, scheduleState, scheduleFirings, assetRecords, assetReferences, assetLedger,
+        badges, composeState, schedules, locations, scheduleState, scheduleFirings, assetRecords, assetReferences, assetLedger,
         assetCollection, deadLetters, logs,
     ]
 

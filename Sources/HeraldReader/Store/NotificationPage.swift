@@ -2,7 +2,9 @@ import HeraldModel
 
 /// One answer to a fetch (CKFetchNotificationChangesOperation): the notifications after
 /// the token in sequence order, the token to pass next time, and whether more are waiting.
-/// Encodes as the HTTP body `{"notifications": […], "serverChangeToken": "…", "moreComing": false}`.
+/// Encodes as the HTTP body `{"notifications": […], "serverChangeToken": "…", "moreComing": false}`:
+/// the store answers with an `EncodedNotificationPage`, whose `jsonBody` decodes as this
+/// (with `WireCodec`) where a client or a test needs the values.
 public struct NotificationPage: Sendable, Hashable, Codable {
     /// In increasing sequence order. Read ones are `readNotification`s carrying only their
     /// ID, container, recipient, sequence and creation time.

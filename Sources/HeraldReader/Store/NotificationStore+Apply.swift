@@ -18,24 +18,10 @@ extension NotificationStore {
         }
     }
 
-    /// Synchronous `apply(_:)`: blocks the calling thread.
-    public func apply(_ batch: StoreBatch) throws(ReaderError) -> StoreChanges {
-        let prepared = try PreparedBatch(batch)
-        return try writing("apply") { db in
-            var writer = BatchWriter(db: db, retention: retention)
-            return try writer.apply(prepared)
-        }
-    }
-
     /// The saved offsets, sorted by topic and partition: where the consumer resumes.
     /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
     public func offsets() async throws(ReaderError) -> [ConsumedOffset] {
         try await reading("read offsets", Self.offsets(in:))
-    }
-
-    /// Synchronous `offsets()`: blocks the calling thread.
-    public func offsets() throws(ReaderError) -> [ConsumedOffset] {
-        try reading("read offsets", Self.offsets(in:))
     }
 
     @Sendable private static func offsets(in db: Database) throws -> [ConsumedOffset] {

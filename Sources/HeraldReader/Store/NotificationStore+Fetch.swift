@@ -17,28 +17,10 @@ extension NotificationStore {
     ///   is malformed, altered or issued for another user or container, or a limit ≤ 0;
     ///   `CHANGE_TOKEN_EXPIRED` when retention removed notifications after the token;
     ///   `INTERNAL_ERROR` when the database fails.
-    public func fetch(
-        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
-    ) async throws(ReaderError) -> NotificationPage {
-        let query = try PageQuery(
-            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
-            signer: tokenSigner)
-        return try await reading("fetch") { db in try query.run(in: db) }.page(signer: tokenSigner)
-    }
-
-    /// Synchronous `fetch(recipient:container:after:limit:includeRead:)`: blocks the calling thread.
-    public func fetch(
-        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
-    ) throws(ReaderError) -> NotificationPage {
-        let query = try PageQuery(
-            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
-            signer: tokenSigner)
-        return try reading("fetch") { db in try query.run(in: db) }.page(signer: tokenSigner)
-    }
-
-    /// `fetch(recipient:container:after:limit:includeRead:)` without decoding: each
-    /// notification as its stored JSON, ready to write to an HTTP body or an event stream.
-    /// Same semantics, limits and errors.
+    ///
+    /// The notifications stay the JSON the store holds (as the compose stage wrote them),
+    /// ready for an HTTP body (`jsonBody`) or server-sent events; decode `jsonBody` as a
+    /// `NotificationPage` where values are needed.
     public func fetchEncoded(
         recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
     ) async throws(ReaderError) -> EncodedNotificationPage {
@@ -46,16 +28,6 @@ extension NotificationStore {
             recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
             signer: tokenSigner)
         return try await reading("fetch") { db in try query.run(in: db) }.encodedPage(signer: tokenSigner)
-    }
-
-    /// Synchronous `fetchEncoded(recipient:container:after:limit:includeRead:)`: blocks the calling thread.
-    public func fetchEncoded(
-        recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
-    ) throws(ReaderError) -> EncodedNotificationPage {
-        let query = try PageQuery(
-            recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
-            signer: tokenSigner)
-        return try reading("fetch") { db in try query.run(in: db) }.encodedPage(signer: tokenSigner)
     }
 
     /// The highest sequence the stream has had (retained or already removed), or `nil`
@@ -66,13 +38,7 @@ extension NotificationStore {
         return try await reading("latest sequence") { db in try StreamRetention.latestSequence(stream, in: db) }
     }
 
-    /// Synchronous `latestSequence(recipient:container:)`: blocks the calling thread.
-    public func latestSequence(recipient: String, container: String) throws(ReaderError) -> Int64? {
-        let stream = StreamID(recipient: recipient, container: container)
-        return try reading("latest sequence") { db in try StreamRetention.latestSequence(stream, in: db) }
-    }
-
-    /// The user's badge count in a container as the compose stage last recorded it (0 when none).
+    /// The user's badge count in a container: the latest `BadgeCount` the store applied (0 when none).
     /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
     public func badge(recipient: String, container: String) async throws(ReaderError) -> Int {
         try await reading("badge") { db in

@@ -13,21 +13,10 @@ extension NotificationStore {
         return try await writing("prune") { db in try StreamRetention.enforceAge(cutoff: cutoff, in: db) }
     }
 
-    /// Synchronous `prune(now:)`: blocks the calling thread.
-    public func prune(now: Date) throws(ReaderError) -> PruneReport {
-        let cutoff = cutoff(now)
-        return try writing("prune") { db in try StreamRetention.enforceAge(cutoff: cutoff, in: db) }
-    }
-
     /// Row counts, for metrics (scans the tables).
     /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
     public func stats() async throws(ReaderError) -> StoreStats {
         try await reading("stats", Self.stats(in:))
-    }
-
-    /// Synchronous `stats()`: blocks the calling thread.
-    public func stats() throws(ReaderError) -> StoreStats {
-        try reading("stats", Self.stats(in:))
     }
 
     private func cutoff(_ now: Date) -> Int64 {

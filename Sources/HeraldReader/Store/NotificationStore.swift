@@ -1,17 +1,17 @@
 import GRDB
 import Synchronization
 
-/// The reader's materialized view of topics `notifications` and `notification-reads`:
-/// per-user notification streams in SQLite (GRDB, WAL), with the consumed Kafka offsets
-/// saved in the same transaction as the rows, retention per stream, and fetches with
-/// signed change tokens (docs/ARCHITECTURE.md §1.1, §2, §7).
+/// The reader's materialized view of topics `notifications`, `notification-reads` and
+/// `badges`: per-user notification streams and badge counts in SQLite (GRDB, WAL), with the
+/// consumed Kafka offsets saved in the same transaction as the rows, retention per stream,
+/// and fetches with signed change tokens (docs/ARCHITECTURE.md §1.1, §2, §7).
 ///
 /// Threading: a `NotificationStore` is `Sendable`; share one instance between the consumer
 /// and the HTTP handlers. Writes are serialized; reads run concurrently with writes and
-/// with each other, each on a consistent snapshot (WAL). Every operation comes in two
-/// forms: `async` (awaits a GRDB connection without blocking the cooperative pool — use it
-/// from services and request handlers) and synchronous (blocks the calling thread — for
-/// tools and tests).
+/// with each other, each on a consistent snapshot (WAL). Every operation is `async`: it
+/// awaits a GRDB connection without blocking the cooperative pool. Notifications go in and
+/// come out as their JSON (`EncodedNotification`, `EncodedNotificationPage`): the store
+/// never decodes a notification on the way through.
 public final class NotificationStore: Sendable {
     /// The `resultsLimit` used when a fetch gives none.
     public static let defaultResultsLimit = 200
@@ -106,25 +106,9 @@ public final class NotificationStore: Sendable {
 
     // MARK: Transactions with errors mapped to ReaderError
 
-    func writing<T>(_ operation: String, _ updates: (Database) throws -> T) throws(ReaderError) -> T {
-        do {
-            return try database.write(updates)
-        } catch {
-            throw ReaderError.wrapping(error, operation: operation)
-        }
-    }
-
     func writing<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws(ReaderError) -> T {
         do {
             return try await database.write(updates)
-        } catch {
-            throw ReaderError.wrapping(error, operation: operation)
-        }
-    }
-
-    func reading<T>(_ operation: String, _ value: (Database) throws -> T) throws(ReaderError) -> T {
-        do {
-            return try database.read(value)
         } catch {
             throw ReaderError.wrapping(error, operation: operation)
         }

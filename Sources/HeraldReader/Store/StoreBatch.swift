@@ -1,24 +1,24 @@
 import HeraldModel
 
 /// What one consumer poll brings to the store, applied in one write transaction: the
-/// notifications and reads decoded from the messages, and the offsets just past them.
+/// notifications (still their topic JSON) and reads from the messages, and the offsets
+/// just past them.
 public struct StoreBatch: Sendable, Hashable {
-    /// Notifications from topic `notifications`; a notification ID already stored (or a
-    /// sequence already removed by retention) is a replay and is skipped.
-    public var notifications: [HeraldNotification]
+    /// Notifications from topic `notifications`, stored as is; a notification ID already
+    /// stored (or a sequence already removed by retention) is a replay and is skipped.
+    public var notifications: [EncodedNotification]
     /// Reads from topic `notification-reads`; they may name notifications not yet stored.
     public var reads: [NotificationRead]
     /// The next offset of each partition the messages came from. An offset lower than
     /// the saved one is ignored; when a partition appears twice the highest wins.
     public var offsets: [ConsumedOffset]
-    /// Badge counts from the compose stage's changelog, in order (the last one wins).
+    /// Badge counts from topic `badges`, in order (the last one per recipient and container
+    /// wins); a count is absolute, so a replayed one changes nothing.
     public var badges: [BadgeCount]
-    /// Notifications still in their topic JSON (stored as is), after `notifications`.
-    public var encodedNotifications: [EncodedNotification] = []
 
     /// Creates a batch.
     public init(
-        notifications: [HeraldNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = [],
+        notifications: [EncodedNotification] = [], reads: [NotificationRead] = [], offsets: [ConsumedOffset] = [],
         badges: [BadgeCount] = []
     ) {
         self.notifications = notifications
@@ -28,18 +28,5 @@ public struct StoreBatch: Sendable, Hashable {
     }
 
     /// Whether the batch holds nothing at all.
-    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty && encodedNotifications.isEmpty }
-}
-
-/// A user's badge count in one container, as the compose stage last recorded it.
-public struct BadgeCount: Sendable, Hashable {
-    public var recipient: String
-    public var container: String
-    public var badge: Int
-
-    public init(recipient: String, container: String, badge: Int) {
-        self.recipient = recipient
-        self.container = container
-        self.badge = badge
-    }
+    public var isEmpty: Bool { notifications.isEmpty && reads.isEmpty && offsets.isEmpty && badges.isEmpty }
 }

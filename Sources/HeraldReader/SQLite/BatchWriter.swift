@@ -25,7 +25,7 @@ struct BatchWriter {
             try db.cachedStatement(sql: """
                 INSERT INTO badge (recipient, container, badge) VALUES (?, ?, ?)
                 ON CONFLICT (recipient, container) DO UPDATE SET badge = excluded.badge
-                """).execute(arguments: [badge.recipient, badge.container, max(0, badge.badge)])
+                """).execute(arguments: [badge.recipient, badge.containerIdentifier, max(0, badge.badge)])
         }
         for offset in batch.offsets { try save(offset) }
         return changes

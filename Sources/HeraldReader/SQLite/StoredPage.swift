@@ -1,8 +1,8 @@
 import Foundation
 import HeraldModel
 
-/// A page as read from the database, turned into a `NotificationPage` or an
-/// `EncodedNotificationPage` after the read connection is released.
+/// A page as read from the database, turned into an `EncodedNotificationPage` after the
+/// read connection is released.
 struct StoredPage: Sendable {
     struct Entry: Sendable {
         var notificationID: String
@@ -29,28 +29,6 @@ struct StoredPage: Sendable {
             notificationID: entry.notificationID, notificationType: .readNotification,
             containerIdentifier: stream.container, recipient: stream.recipient, sequence: entry.sequence,
             createdAt: entry.createdAt)
-    }
-
-    /// Decodes every notification.
-    /// - Throws: `ReaderError` (`INTERNAL_ERROR`) when a stored row does not decode.
-    func page(signer: ChangeTokenSigner) throws(ReaderError) -> NotificationPage {
-        let codec = WireCodec()
-        var notifications: [HeraldNotification] = []
-        notifications.reserveCapacity(entries.count)
-        for entry in entries {
-            if entry.isRead {
-                notifications.append(readNotification(entry))
-                continue
-            }
-            do {
-                notifications.append(try codec.decode(HeraldNotification.self, from: entry.json))
-            } catch {
-                throw ReaderError(
-                    .internalError, "stored notification \(entry.notificationID) does not decode: \(error)",
-                    operation: "fetch")
-            }
-        }
-        return NotificationPage(notifications: notifications, serverChangeToken: token(signer), moreComing: moreComing)
     }
 
     /// Keeps the stored JSON; encodes only the (small) read notifications.

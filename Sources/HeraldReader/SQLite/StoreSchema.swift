@@ -12,7 +12,7 @@ import GRDB
 /// - `stream`: per (recipient, container), `prunedThrough`, the highest sequence retention
 ///   has removed (-1 = none); every retained row has a greater sequence.
 /// - `consumedOffset`: (topic, partition) → the next offset to consume.
-/// - `badge` (v2): per (recipient, container), the badge count the compose stage holds.
+/// - `badge` (v2): per (recipient, container), the latest `BadgeCount` of topic `badges`.
 /// - `storeIdentity` (v3): one row (`id` = 1) — the Kafka `clusterID` and the consumed
 ///   `topics` with their partition counts (JSON), see `StoreIdentity`.
 enum StoreSchema {

@@ -1,7 +1,7 @@
 import Foundation
 import HeraldModel
 
-/// A `StoreBatch` checked and encoded outside the write transaction, so the write lock is
+/// A `StoreBatch` checked outside the write transaction, so the write lock is
 /// held only for SQL.
 struct PreparedBatch: Sendable {
     struct Row: Sendable {
@@ -19,30 +19,16 @@ struct PreparedBatch: Sendable {
     /// One per partition, the highest given.
     var offsets: [ConsumedOffset]
 
-    /// - Throws: `ReaderError` (`BAD_REQUEST`) for a negative offset or an empty
-    ///   recipient or container; (`INTERNAL_ERROR`) for a notification JSON cannot hold.
+    /// - Throws: `ReaderError` (`BAD_REQUEST`) for a negative offset or a notification
+    ///   with an empty recipient or container.
     init(_ batch: StoreBatch) throws(ReaderError) {
-        let codec = WireCodec()
         rows = []
         rows.reserveCapacity(batch.notifications.count)
-        for notification in batch.notifications {
-            guard !notification.recipient.isEmpty, !notification.containerIdentifier.isEmpty else {
+        for encoded in batch.notifications {
+            guard !encoded.recipient.isEmpty, !encoded.containerIdentifier.isEmpty else {
                 throw ReaderError(
-                    .badRequest, "notification \(notification.notificationID) has no recipient or container",
-                    operation: "apply")
+                    .badRequest, "notification \(encoded.notificationID) has no recipient or container", operation: "apply")
             }
-            do {
-                rows.append(Row(
-                    notificationID: notification.notificationID, recipient: notification.recipient,
-                    container: notification.containerIdentifier, sequence: notification.sequence,
-                    createdAt: notification.createdAt, json: try codec.encode(notification)))
-            } catch {
-                throw ReaderError(
-                    .internalError, "cannot encode notification \(notification.notificationID): \(error)",
-                    operation: "apply")
-            }
-        }
-        for encoded in batch.encodedNotifications {
             rows.append(Row(
                 notificationID: encoded.notificationID, recipient: encoded.recipient, container: encoded.containerIdentifier,
                 sequence: encoded.sequence, createdAt: encoded.createdAt, json: encoded.json))
