@@ -93,7 +93,8 @@ public struct NotificationInfo: Sendable, Hashable, Codable {
             (alertBody, alertLocalizationKey, alertLocalizationArgs),
             forKeys: .alertBody, .alertLocalizationKey, .alertLocalizationArgs)
         try c.encodeText(
-            (title, titleLocalizationKey, titleLocalizationArgs), forKeys: .title, .titleLocalizationKey, .titleLocalizationArgs)
+            (title, titleLocalizationKey, titleLocalizationArgs),
+            forKeys: .title, .titleLocalizationKey, .titleLocalizationArgs)
         try c.encodeText(
             (subtitle, subtitleLocalizationKey, subtitleLocalizationArgs),
             forKeys: .subtitle, .subtitleLocalizationKey, .subtitleLocalizationArgs)
