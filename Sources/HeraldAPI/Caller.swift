@@ -8,11 +8,5 @@ public struct Caller: Sendable, Hashable {
     public var container: String
     /// When the token expires (`exp`).
     public var expiresAt: Date
-
-    /// Creates a caller.
-    public init(user: String, container: String, expiresAt: Date) {
-        self.user = user
-        self.container = container
-        self.expiresAt = expiresAt
-    }
+    // Only the authenticator makes callers: the memberwise initializer stays internal.
 }

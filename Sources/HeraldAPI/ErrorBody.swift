@@ -7,13 +7,10 @@ struct ErrorBody: Codable, Sendable, Equatable {
     var reason: String
     /// The request's ID (also in the server's log lines), to quote in a bug report.
     var uuid: String
+}
 
-    init(serverErrorCode: String, reason: String, uuid: String) {
-        self.serverErrorCode = serverErrorCode
-        self.reason = reason
-        self.uuid = uuid
-    }
-
+extension ErrorBody {
+    /// The body answering `error` to the request `requestID`.
     init(_ error: APIError, requestID: String) {
         self.init(serverErrorCode: error.code.rawValue, reason: error.reason, uuid: requestID)
     }

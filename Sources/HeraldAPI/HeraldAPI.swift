@@ -124,12 +124,7 @@ public struct APIRoute: Sendable, Hashable, CustomStringConvertible {
     public var method: String
     /// `/v1/containers/{container}/badge`.
     public var path: String
-
-    /// Creates a route.
-    public init(method: String, path: String) {
-        self.method = method
-        self.path = path
-    }
+    // Only the API lists its routes: the memberwise initializer stays internal.
 
     public var description: String { "\(method) \(path)" }
 }

@@ -110,8 +110,7 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
         recordID = try c.decodeIfPresent(RecordID.self, forKey: .recordID)
         recordZoneID = try c.decodeIfPresent(ZoneID.self, forKey: .recordZoneID)
         recordFields = try c.decodeIfPresent([String: JSONValue].self, forKey: .recordFields)
-        badge = try c.decodeIntegerIfPresent(.badge).map { Int(clamping: $0) }
-        if let badge, badge < 0 { throw c.error(.invalidValue, "must not be negative, got \(badge)", at: .badge) }
+        badge = try c.decodeNonNegativeIfPresent(.badge).map { Int(clamping: $0) }
         soundName = try c.decodeIfPresent(String.self, forKey: .soundName)
         alertBody = try c.decodeIfPresent(String.self, forKey: .alertBody)
         alertLocalizationKey = try c.decodeIfPresent(String.self, forKey: .alertLocalizationKey)

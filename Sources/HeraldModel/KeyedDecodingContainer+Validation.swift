@@ -48,6 +48,32 @@ extension KeyedDecodingContainer {
         return value
     }
 
+    /// An optional integer that, when present, is zero or more (`null` counts as absent).
+    func decodeNonNegativeIfPresent(_ key: Key) throws -> Int64? {
+        guard let value = try decodeIntegerIfPresent(key) else { return nil }
+        guard value >= 0 else { throw error(.invalidValue, "must not be negative, got \(value)", at: key) }
+        return value
+    }
+
+    /// A required latitude: degrees within [-90, 90].
+    func decodeLatitude(_ key: Key) throws -> Double {
+        try decodeDegrees(key, "latitude", bound: 90)
+    }
+
+    /// A required longitude: degrees within [-180, 180].
+    func decodeLongitude(_ key: Key) throws -> Double {
+        try decodeDegrees(key, "longitude", bound: 180)
+    }
+
+    /// A required number of degrees within [-bound, bound]; `name` leads the error.
+    private func decodeDegrees(_ key: Key, _ name: String, bound: Int) throws -> Double {
+        let value = try decode(Double.self, forKey: key)
+        guard (-Double(bound)...Double(bound)).contains(value) else {
+            throw error(.invalidValue, "\(name) must be within [-\(bound), \(bound)], got \(value)", at: key)
+        }
+        return value
+    }
+
     /// An optional list of non-empty strings.
     func decodeNonEmptyStringsIfPresent(_ key: Key) throws -> [String]? {
         guard let values = try decodeIfPresent([String].self, forKey: key) else { return nil }

@@ -69,15 +69,12 @@ public struct NotificationInfo: Sendable, Hashable, Codable {
     /// Decodes with defaults for absent keys; argument and key lists hold non-empty names.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        alertBody = try c.decodeIfPresent(String.self, forKey: .alertBody)
-        alertLocalizationKey = try c.decodeNonEmptyIfPresent(.alertLocalizationKey)
-        alertLocalizationArgs = try c.decodeNonEmptyStringsIfPresent(.alertLocalizationArgs) ?? []
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        titleLocalizationKey = try c.decodeNonEmptyIfPresent(.titleLocalizationKey)
-        titleLocalizationArgs = try c.decodeNonEmptyStringsIfPresent(.titleLocalizationArgs) ?? []
-        subtitle = try c.decodeIfPresent(String.self, forKey: .subtitle)
-        subtitleLocalizationKey = try c.decodeNonEmptyIfPresent(.subtitleLocalizationKey)
-        subtitleLocalizationArgs = try c.decodeNonEmptyStringsIfPresent(.subtitleLocalizationArgs) ?? []
+        (alertBody, alertLocalizationKey, alertLocalizationArgs) = try c.decodeText(
+            .alertBody, .alertLocalizationKey, .alertLocalizationArgs)
+        (title, titleLocalizationKey, titleLocalizationArgs) = try c.decodeText(
+            .title, .titleLocalizationKey, .titleLocalizationArgs)
+        (subtitle, subtitleLocalizationKey, subtitleLocalizationArgs) = try c.decodeText(
+            .subtitle, .subtitleLocalizationKey, .subtitleLocalizationArgs)
         alertActionLocalizationKey = try c.decodeNonEmptyIfPresent(.alertActionLocalizationKey)
         alertLaunchImage = try c.decodeIfPresent(String.self, forKey: .alertLaunchImage)
         soundName = try c.decodeIfPresent(String.self, forKey: .soundName)
@@ -92,15 +89,15 @@ public struct NotificationInfo: Sendable, Hashable, Codable {
     /// Encodes only what is set: `nil` strings, `false` flags and empty lists are omitted.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(alertBody, forKey: .alertBody)
-        try c.encodeIfPresent(alertLocalizationKey, forKey: .alertLocalizationKey)
-        try c.encodeUnlessEmpty(alertLocalizationArgs, forKey: .alertLocalizationArgs)
-        try c.encodeIfPresent(title, forKey: .title)
-        try c.encodeIfPresent(titleLocalizationKey, forKey: .titleLocalizationKey)
-        try c.encodeUnlessEmpty(titleLocalizationArgs, forKey: .titleLocalizationArgs)
-        try c.encodeIfPresent(subtitle, forKey: .subtitle)
-        try c.encodeIfPresent(subtitleLocalizationKey, forKey: .subtitleLocalizationKey)
-        try c.encodeUnlessEmpty(subtitleLocalizationArgs, forKey: .subtitleLocalizationArgs)
+        try c.encodeText(
+            (alertBody, alertLocalizationKey, alertLocalizationArgs),
+            forKeys: .alertBody, .alertLocalizationKey, .alertLocalizationArgs)
+        try c.encodeText(
+            (title, titleLocalizationKey, titleLocalizationArgs),
+            forKeys: .title, .titleLocalizationKey, .titleLocalizationArgs)
+        try c.encodeText(
+            (subtitle, subtitleLocalizationKey, subtitleLocalizationArgs),
+            forKeys: .subtitle, .subtitleLocalizationKey, .subtitleLocalizationArgs)
         try c.encodeIfPresent(alertActionLocalizationKey, forKey: .alertActionLocalizationKey)
         try c.encodeIfPresent(alertLaunchImage, forKey: .alertLaunchImage)
         try c.encodeIfPresent(soundName, forKey: .soundName)
@@ -113,7 +110,31 @@ public struct NotificationInfo: Sendable, Hashable, Codable {
     }
 }
 
+/// One of the alert's texts (body, title, subtitle): the text itself, a localization key
+/// and the record field names of its arguments.
+private typealias LocalizableText = (text: String?, localizationKey: String?, localizationArgs: [String])
+
+extension KeyedDecodingContainer {
+    /// A text with its localization key (non-empty when present) and argument names
+    /// (non-empty names; absent is empty).
+    fileprivate func decodeText(_ text: Key, _ localizationKey: Key, _ localizationArgs: Key) throws -> LocalizableText {
+        let value = try decodeIfPresent(String.self, forKey: text)
+        let key = try decodeNonEmptyIfPresent(localizationKey)
+        let arguments = try decodeNonEmptyStringsIfPresent(localizationArgs) ?? []
+        return (value, key, arguments)
+    }
+}
+
 extension KeyedEncodingContainer {
+    /// A text, its localization key and its arguments, each omitted when unset.
+    fileprivate mutating func encodeText(
+        _ value: LocalizableText, forKeys text: Key, _ localizationKey: Key, _ localizationArgs: Key
+    ) throws {
+        try encodeIfPresent(value.text, forKey: text)
+        try encodeIfPresent(value.localizationKey, forKey: localizationKey)
+        try encodeUnlessEmpty(value.localizationArgs, forKey: localizationArgs)
+    }
+
     fileprivate mutating func encodeUnlessEmpty(_ values: [String], forKey key: Key) throws {
         if !values.isEmpty { try encode(values, forKey: key) }
     }

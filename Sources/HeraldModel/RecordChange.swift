@@ -98,9 +98,6 @@ public struct RecordChange: Sendable, Hashable, Codable {
             throw container.error(.invalidValue, "participants are only allowed in the shared database", at: .participants)
         }
         createdBy = try container.decodeNonEmptyIfPresent(.createdBy)
-        creationDate = try container.decodeIntegerIfPresent(.creationDate)
-        if let creationDate, creationDate < 0 {
-            throw container.error(.invalidValue, "must not be negative, got \(creationDate)", at: .creationDate)
-        }
+        creationDate = try container.decodeNonNegativeIfPresent(.creationDate)
     }
 }

@@ -32,7 +32,7 @@ public struct CloudKitRules: Sendable {
         case .and(let children):
             for c in children { walk(c, into: &out) }
         case .or(let children, let anchor):
-            out.append(PredicateDiagnostic(.or, "CloudKit does not support OR; save one subscription per alternative", at: anchor.position, text: "OR"))
+            out.append(.unsupported(.or, "OR", "save one subscription per alternative", at: anchor.position))
             for c in children { walk(c, into: &out) }
         case .not(let inner, let anchor):
             switch inner {
@@ -60,24 +60,26 @@ public struct CloudKitRules: Sendable {
         return false
     }
 
+    /// Quantifiers CloudKit refuses: the rule and what to write instead.
+    private static let refusedModifiers: [Comparison.Modifier: (code: PredicateDiagnostic.Code, advice: String)] = [
+        .all: (.all, "only ANY (or SOME) on lists"),
+        .none: (.none, "use NOT (ANY …)"),
+    ]
+
+    /// Operators CloudKit refuses: the rule and what to write instead.
+    private static let refusedOperators: [Comparison.Operator: (code: PredicateDiagnostic.Code, advice: String)] = [
+        .endsWith: (.endsWith, "only BEGINSWITH"),
+        .like: (.like, "use BEGINSWITH or a token search"),
+    ]
+
     private func check(_ c: Comparison, into out: inout [PredicateDiagnostic]) {
         let at = c.anchor.position
         let opAt = c.operatorAnchor.position
-        switch c.modifier {
-        case .all:
-            out.append(PredicateDiagnostic(.all, "CloudKit does not support ALL; only ANY (or SOME) on lists", at: at, text: "ALL"))
-        case .none:
-            out.append(PredicateDiagnostic(.none, "CloudKit does not support NONE; use NOT (ANY …)", at: at, text: "NONE"))
-        default:
-            break
+        if let refused = Self.refusedModifiers[c.modifier] {
+            out.append(.unsupported(refused.code, c.modifier.rawValue, refused.advice, at: at))
         }
-        switch c.op {
-        case .endsWith:
-            out.append(PredicateDiagnostic(.endsWith, "CloudKit does not support ENDSWITH; only BEGINSWITH", at: opAt, text: "ENDSWITH"))
-        case .like:
-            out.append(PredicateDiagnostic(.like, "CloudKit does not support LIKE; use BEGINSWITH or a token search", at: opAt, text: "LIKE"))
-        default:
-            break
+        if let refused = Self.refusedOperators[c.op] {
+            out.append(.unsupported(refused.code, c.op.rawValue, refused.advice, at: opAt))
         }
         switch c.left {
         case .key(let k):

@@ -51,29 +51,41 @@ struct LikePattern: Sendable {
     /// Greedy matching with a single backtrack point (the last star): O(n·m) worst case.
     func matches(_ text: String) -> Bool {
         if let ascii, let result = text.utf8.withContiguousStorageIfAvailable({ bytes -> Bool? in
-            bytes.allSatisfy { $0 < 0x80 } ? Self.match(ascii, bytes, star: 0xFF, one: 0xFE) : nil
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return Self.match(ascii, bytes, isStar: { $0 == 0xFF }, accepts: { $0 == 0xFE || $0 == $1 })
         }), let result {
             return result
         }
-        let chars = Array(text)
-        return Self.match(elements, chars)
+        return Self.match(elements, Array(text), isStar: { $0 == .star }, accepts: { element, character in
+            switch element {
+            case .any: true
+            case .character(let c): c == character
+            case .star: false
+            }
+        })
     }
 
-    private static func match(_ pattern: [UInt8], _ text: UnsafeBufferPointer<UInt8>, star: UInt8, one: UInt8) -> Bool {
-        var p = 0
-        var t = 0
+    /// Greedy matching with a single backtrack point (the last star), over ASCII bytes or
+    /// over Characters alike: `isStar` tells a star, `accepts` whether a pattern element
+    /// takes one text element (a `?` takes any).
+    private static func match<Pattern: RandomAccessCollection, Text: RandomAccessCollection>(
+        _ pattern: Pattern, _ text: Text,
+        isStar: (Pattern.Element) -> Bool, accepts: (Pattern.Element, Text.Element) -> Bool
+    ) -> Bool where Pattern.Index == Int, Text.Index == Int {
+        var p = pattern.startIndex
+        var t = text.startIndex
         var starP = -1
-        var starT = 0
-        while t < text.count {
-            if p < pattern.count {
+        var starT = t
+        while t < text.endIndex {
+            if p < pattern.endIndex {
                 let e = pattern[p]
-                if e == star {
+                if isStar(e) {
                     starP = p
                     starT = t
                     p += 1
                     continue
                 }
-                if e == one || e == text[t] {
+                if accepts(e, text[t]) {
                     p += 1
                     t += 1
                     continue
@@ -84,41 +96,7 @@ struct LikePattern: Sendable {
             starT += 1
             t = starT
         }
-        while p < pattern.count, pattern[p] == star { p += 1 }
-        return p == pattern.count
-    }
-
-    private static func match(_ elements: [Element], _ chars: [Character]) -> Bool {
-        var p = 0
-        var t = 0
-        var starP = -1
-        var starT = 0
-        while t < chars.count {
-            if p < elements.count {
-                switch elements[p] {
-                case .star:
-                    starP = p
-                    starT = t
-                    p += 1
-                    continue
-                case .any:
-                    p += 1
-                    t += 1
-                    continue
-                case .character(let c) where c == chars[t]:
-                    p += 1
-                    t += 1
-                    continue
-                default:
-                    break
-                }
-            }
-            guard starP >= 0 else { return false }
-            p = starP + 1
-            starT += 1
-            t = starT
-        }
-        while p < elements.count, elements[p] == .star { p += 1 }
-        return p == elements.count
+        while p < pattern.endIndex, isStar(pattern[p]) { p += 1 }
+        return p == pattern.endIndex
     }
 }

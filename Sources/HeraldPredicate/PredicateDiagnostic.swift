@@ -57,5 +57,10 @@ public struct PredicateDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.text = text
     }
 
+    /// A keyword CloudKit does not support (the diagnostic's text), and what to write instead.
+    static func unsupported(_ code: Code, _ keyword: String, _ advice: String, at position: SourcePosition) -> Self {
+        PredicateDiagnostic(code, "CloudKit does not support \(keyword); \(advice)", at: position, text: keyword)
+    }
+
     public var description: String { "\(position): \(message)" }
 }

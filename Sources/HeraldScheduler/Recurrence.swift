@@ -29,12 +29,7 @@ public struct Recurrence: Sendable {
         public var index: Int
         /// Milliseconds since 1970.
         public var instant: Int64
-
-        /// An occurrence `index` units after the fire date, at `instant`.
-        public init(index: Int, instant: Int64) {
-            self.index = index
-            self.instant = instant
-        }
+        // Only `Recurrence` makes occurrences: the memberwise initializer stays internal.
     }
 
     /// The repeat unit; `nil`: the fire date only.

@@ -11,13 +11,9 @@ struct OffsetResetReport: Sendable, Equatable {
     var partition: TopicPartition
     var offset: Int64
     var reason: String
+}
 
-    init(partition: TopicPartition, offset: Int64, reason: String) {
-        self.partition = partition
-        self.offset = offset
-        self.reason = reason
-    }
-
+extension OffsetResetReport {
     /// Parses the log line; `nil` for every other line.
     init?(facility: String, level: Int32, text: String) {
         guard facility == "OFFSET", level <= 4, let marker = text.range(of: "]: offset reset (at offset ") else { return nil }

@@ -37,23 +37,23 @@ enum SimpleText {
 
     /// The first `length` characters, `nil` when the text is shorter.
     static func prefix(_ text: String, _ length: Int) -> String? {
-        if isSimple(text) {
-            let utf8 = text.utf8
-            guard utf8.count >= length else { return nil }
-            return String(Substring(text.utf8.prefix(length)))
-        }
-        let head = text.prefix(length)
-        return head.count == length ? String(head) : nil
+        cut(text, length, fromEnd: false)
     }
 
     /// The last `length` characters, `nil` when the text is shorter.
     static func suffix(_ text: String, _ length: Int) -> String? {
+        cut(text, length, fromEnd: true)
+    }
+
+    /// `length` characters from the start or the end of `text`, `nil` when the text is
+    /// shorter; by bytes when the text is simple.
+    private static func cut(_ text: String, _ length: Int, fromEnd: Bool) -> String? {
         if isSimple(text) {
             let utf8 = text.utf8
             guard utf8.count >= length else { return nil }
-            return String(Substring(text.utf8.suffix(length)))
+            return String(Substring(fromEnd ? utf8.suffix(length) : utf8.prefix(length)))
         }
-        let tail = text.suffix(length)
-        return tail.count == length ? String(tail) : nil
+        let piece = fromEnd ? text.suffix(length) : text.prefix(length)
+        return piece.count == length ? String(piece) : nil
     }
 }

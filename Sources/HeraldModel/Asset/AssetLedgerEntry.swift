@@ -87,10 +87,7 @@ public struct AssetLedgerEntry: Sendable, Hashable, Codable {
                 .invalidValue, "record \(record) is listed twice", at: c.codingPath + [CodingKeys.records, WireKey(index: index)])
         }
         records = listed.sorted()
-        unreferencedSince = try c.decodeIntegerIfPresent(.unreferencedSince)
-        if let unreferencedSince, unreferencedSince < 0 {
-            throw c.error(.invalidValue, "must not be negative, got \(unreferencedSince)", at: .unreferencedSince)
-        }
+        unreferencedSince = try c.decodeNonNegativeIfPresent(.unreferencedSince)
         if records.isEmpty, unreferencedSince == nil {
             throw c.error(.missingValue, "an entry without records must say since when it is unreferenced", at: .unreferencedSince)
         }

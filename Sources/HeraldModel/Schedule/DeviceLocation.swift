@@ -45,14 +45,8 @@ public struct DeviceLocation: Sendable, Hashable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recipient = try c.decodeNonEmpty(.recipient)
         container = try c.decodeNonEmpty(.container)
-        latitude = try c.decode(Double.self, forKey: .latitude)
-        guard (-90.0...90.0).contains(latitude) else {
-            throw c.error(.invalidValue, "latitude must be within [-90, 90], got \(latitude)", at: .latitude)
-        }
-        longitude = try c.decode(Double.self, forKey: .longitude)
-        guard (-180.0...180.0).contains(longitude) else {
-            throw c.error(.invalidValue, "longitude must be within [-180, 180], got \(longitude)", at: .longitude)
-        }
+        latitude = try c.decodeLatitude(.latitude)
+        longitude = try c.decodeLongitude(.longitude)
         timestamp = try c.decodeNonNegative(.timestamp)
         horizontalAccuracy = try c.decodeIfPresent(Double.self, forKey: .horizontalAccuracy)
         if let horizontalAccuracy, horizontalAccuracy < 0 {

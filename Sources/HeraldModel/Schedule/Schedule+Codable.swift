@@ -62,10 +62,7 @@ extension Schedule: Codable {
         }
         userInfo = try c.decodeIfPresent([String: JSONValue].self, forKey: .userInfo)
         if let userInfo { try Self.validatePropertyList(.object(userInfo), at: c.codingPath + [CodingKeys.userInfo]) }
-        createdAt = try c.decodeIntegerIfPresent(.createdAt)
-        if let createdAt, createdAt < 0 {
-            throw c.error(.invalidValue, "must not be negative, got \(createdAt)", at: .createdAt)
-        }
+        createdAt = try c.decodeNonNegativeIfPresent(.createdAt)
     }
 
     /// Encodes what is set: absent optionals, `hasAction` and `regionTriggersOnce` when

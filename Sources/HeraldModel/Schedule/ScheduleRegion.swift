@@ -38,14 +38,8 @@ public struct ScheduleRegion: Sendable, Hashable, Codable {
     /// - Throws: `ModelError` at the offending member.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        latitude = try c.decode(Double.self, forKey: .latitude)
-        guard (-90.0...90.0).contains(latitude) else {
-            throw c.error(.invalidValue, "latitude must be within [-90, 90], got \(latitude)", at: .latitude)
-        }
-        longitude = try c.decode(Double.self, forKey: .longitude)
-        guard (-180.0...180.0).contains(longitude) else {
-            throw c.error(.invalidValue, "longitude must be within [-180, 180], got \(longitude)", at: .longitude)
-        }
+        latitude = try c.decodeLatitude(.latitude)
+        longitude = try c.decodeLongitude(.longitude)
         radius = try c.decode(Double.self, forKey: .radius)
         guard radius > 0, radius <= Self.maximumRadius else {
             throw c.error(.invalidValue, "radius must be above 0 and at most 1000000 metres, got \(radius)", at: .radius)

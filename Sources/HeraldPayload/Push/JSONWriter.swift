@@ -42,6 +42,18 @@ struct JSONWriter {
         text.withUTF8Buffer { raw($0) }
     }
 
+    /// Appends a member prefix, the quoted key and a colon (`"title":`), for a key that
+    /// needs no escaping (the payload's own ASCII keys).
+    mutating func memberKey(_ key: String) {
+        byte(0x22)
+        var key = key
+        key.withUTF8 { raw($0) }
+        raw("\":")
+    }
+
+    /// The bytes `memberKey(_:)` writes for `key`.
+    static func memberKeySize(_ key: String) -> Int { key.utf8.count + 3 }
+
     @inline(__always)
     private mutating func byte(_ value: UInt8) {
         precondition(cursor < end, "JSONWriter: the buffer is smaller than what was measured")

@@ -24,41 +24,8 @@ enum PayloadSlot: Int, CaseIterable {
     static var ckSlots: Range<Int> { PayloadSlot.ce.rawValue..<PayloadSlot.sid.rawValue }
     static var kindSlots: Range<Int> { PayloadSlot.sid.rawValue..<(PayloadSlot.af.rawValue + 1) }
 
-    /// The member prefix as written: the quoted key and a colon (`"title":`).
-    var member: StaticString {
-        switch self {
-        case .title: #""title":"#
-        case .titleLocKey: #""title-loc-key":"#
-        case .titleLocArgs: #""title-loc-args":"#
-        case .subtitle: #""subtitle":"#
-        case .subtitleLocKey: #""subtitle-loc-key":"#
-        case .subtitleLocArgs: #""subtitle-loc-args":"#
-        case .body: #""body":"#
-        case .locKey: #""loc-key":"#
-        case .locArgs: #""loc-args":"#
-        case .actionLocKey: #""action-loc-key":"#
-        case .launchImage: #""launch-image":"#
-        case .badge: #""badge":"#
-        case .sound: #""sound":"#
-        case .contentAvailable: #""content-available":"#
-        case .mutableContent: #""mutable-content":"#
-        case .category: #""category":"#
-        case .ce: #""ce":"#
-        case .cid: #""cid":"#
-        case .nid: #""nid":"#
-        case .ckuserid: #""ckuserid":"#
-        case .pruned: #""p":"#
-        case .sid: #""sid":"#
-        case .dbs: #""dbs":"#
-        case .zid: #""zid":"#
-        case .zoid: #""zoid":"#
-        case .rid: #""rid":"#
-        case .fo: #""fo":"#
-        case .af: #""af":"#
-        }
-    }
-
-    /// The JSON key as a `String` (a literal: no allocation), for building a `JSONValue`.
+    /// The JSON key (a literal: no allocation), written as a member prefix by
+    /// `JSONWriter.memberKey(_:)` and used as is to build a `JSONValue`.
     var key: String {
         switch self {
         case .title: "title"

@@ -16,15 +16,7 @@ struct PushPayload {
         /// `met`: a database notification.
         case database
 
-        /// The member prefix and opening brace as written (`"qry":{`).
-        var opening: StaticString {
-            switch self {
-            case .query: #""qry":{"#
-            case .zone: #""fet":{"#
-            case .database: #""met":{"#
-            }
-        }
-
+        /// The key of the kind dictionary in `ck`.
         var key: String {
             switch self {
             case .query: "qry"
@@ -141,7 +133,7 @@ struct PushPayload {
             var size = 0
             var count = 0
             for raw in slots where entries[raw].size > 0 {
-                size += PayloadSlot(rawValue: raw)!.member.utf8CodeUnitCount + entries[raw].size
+                size += JSONWriter.memberKeySize(PayloadSlot(rawValue: raw)!.key) + entries[raw].size
                 count += 1
             }
             return (size, count)
@@ -163,7 +155,7 @@ struct PushPayload {
         var ck = members(PayloadSlot.ckSlots)
         let kindMembers = members(PayloadSlot.kindSlots)
         if kindMembers.count > 0 {
-            ck.size += kind.opening.utf8CodeUnitCount + kindMembers.size + kindMembers.count - 1 + 1
+            ck.size += JSONWriter.memberKeySize(kind.key) + 1 + kindMembers.size + kindMembers.count - 1 + 1
             ck.count += 1
         }
         size += ck.size + max(ck.count - 1, 0)
@@ -186,7 +178,7 @@ struct PushPayload {
             guard let value = entries[raw].value else { return }
             if !first { writer.raw(",") }
             first = false
-            writer.raw(PayloadSlot(rawValue: raw)!.member)
+            writer.memberKey(PayloadSlot(rawValue: raw)!.key)
             if let encoded = entries[raw].encoded {
                 encoded.withUnsafeBufferPointer { writer.raw($0) }
             } else {
@@ -212,7 +204,8 @@ struct PushPayload {
         for raw in PayloadSlot.ckSlots { member(raw, &first) }
         if hasKindMembers {
             if !first { writer.raw(",") }
-            writer.raw(kind.opening)
+            writer.memberKey(kind.key)
+            writer.raw("{")
             var inner = true
             for raw in PayloadSlot.kindSlots { member(raw, &inner) }
             writer.raw("}")

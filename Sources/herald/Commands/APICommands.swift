@@ -22,6 +22,12 @@ struct APIOptions: ParsableArguments {
     }
 
     var base: String { "v1/containers/\(container)" }
+
+    /// Sends one request to `path` below the container's base path and prints the answer
+    /// (see `APIClient.finish`).
+    func request(_ method: String, _ path: String, body: Data? = nil) async throws {
+        try APIClient.finish(try await client().send(method, "\(base)/\(path)", body: body))
+    }
 }
 
 /// `herald token issue`.
@@ -68,9 +74,7 @@ struct FetchCommand: AsyncParsableCommand {
             var body: [String: Any] = ["includeRead": !hideRead]
             if let token { body["serverChangeToken"] = token }
             if let limit { body["resultsLimit"] = limit }
-            let client = try await api.client()
-            try APIClient.finish(try await client.send(
-                "POST", "\(api.base)/notifications/changes", body: try JSONSerialization.data(withJSONObject: body)))
+            try await api.request("POST", "notifications/changes", body: try JSONSerialization.data(withJSONObject: body))
         }
     }
 }
@@ -96,8 +100,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
                 guard let identifier = id ?? object?["subscriptionID"] as? String else {
                     throw CommandFailure.invalidInput("\(file): give --id or a subscriptionID in the file")
                 }
-                let client = try await api.client()
-                try APIClient.finish(try await client.send("PUT", "\(api.base)/\(database)/subscriptions/\(identifier)", body: data))
+                try await api.request("PUT", "\(database)/subscriptions/\(identifier)", body: data)
             }
         }
     }
@@ -110,7 +113,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                try APIClient.finish(try await api.client().send("GET", "\(api.base)/\(database)/subscriptions/\(id)"))
+                try await api.request("GET", "\(database)/subscriptions/\(id)")
             }
         }
     }
@@ -122,7 +125,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                try APIClient.finish(try await api.client().send("GET", "\(api.base)/\(database)/subscriptions"))
+                try await api.request("GET", "\(database)/subscriptions")
             }
         }
     }
@@ -135,7 +138,7 @@ struct SubscriptionsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await reportingFailures {
-                try APIClient.finish(try await api.client().send("DELETE", "\(api.base)/\(database)/subscriptions/\(id)"))
+                try await api.request("DELETE", "\(database)/subscriptions/\(id)")
             }
         }
     }

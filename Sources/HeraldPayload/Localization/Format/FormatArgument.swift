@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// A value substituted into a format string (a record field's value, docs/cloudkit-behaviour.md §4:
 /// strings, numbers and dates only).
@@ -48,21 +49,12 @@ public enum FormatArgument: Sendable, Hashable {
     static func iso8601(milliseconds: Int64) -> String {
         let (seconds, millis) = milliseconds.dividedFlooring(by: 1000)
         let (days, secondOfDay) = seconds.dividedFlooring(by: 86_400)
-        // Howard Hinnant's days-from-civil inverse.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        var text = year >= 0 && year < 10000
-            ? String(repeating: "0", count: 4 - String(year).count) + String(year)
-            : String(year)
-        text += "-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))"
+        let date = CivilDate(daysSince1970: days)
+        func two(_ value: some BinaryInteger) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var text = date.year >= 0 && date.year < 10000
+            ? String(repeating: "0", count: 4 - String(date.year).count) + String(date.year)
+            : String(date.year)
+        text += "-\(two(date.month))-\(two(date.day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))"
         if millis != 0 {
             text += "." + String(repeating: "0", count: 3 - String(millis).count) + String(millis)
         }
