@@ -79,7 +79,7 @@ let package = Package(
             ]
         ),
         .target(
-            name: "HeraldPipeline",
+            name: "HeraldStages",
             dependencies: [
                 "HeraldKafka",
                 "HeraldModel",
@@ -89,22 +89,20 @@ let package = Package(
                 "HeraldScheduler",
                 "HeraldAssets",
                 "HeraldReader",
-                "HeraldAPI",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // The composition root: configuration → every stage, the reader and the HTTP API, wired.
         .target(
             name: "HeraldApp",
             dependencies: [
-                "HeraldPipeline",
+                "HeraldStages",
                 "HeraldKafka",
                 "HeraldModel",
+                "HeraldMatcher",
                 "HeraldPayload",
                 "HeraldDelivery",
                 "HeraldReader",
@@ -126,7 +124,7 @@ let package = Package(
                 "HeraldPayload",
                 "HeraldReader",
                 "HeraldAPI",
-                "HeraldPipeline",
+                "HeraldStages",
                 "HeraldApp",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -136,7 +134,7 @@ let package = Package(
             dependencies: [
                 "HeraldApp",
                 "HeraldBenchmarks",
-                "HeraldPipeline",
+                "HeraldStages",
                 "HeraldKafka",
                 "HeraldModel",
                 "HeraldPredicate",
@@ -165,7 +163,7 @@ let package = Package(
                 "HeraldApp",
                 "HeraldKafka",
                 "HeraldModel",
-                "HeraldPipeline",
+                "HeraldStages",
                 "HeraldReader",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -204,9 +202,9 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "HeraldPipelineTests",
+            name: "HeraldStagesTests",
             dependencies: [
-                "HeraldApp", "HeraldPipeline", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
+                "HeraldApp", "HeraldStages", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
                 "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

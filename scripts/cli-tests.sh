@@ -353,7 +353,7 @@ else
 fi
 
 # dead-letters: a separate process cannot use the embedded broker (the list and replay
-# themselves are tested against it in Tests/HeraldPipelineTests/DeadLetterArchiveTests).
+# themselves are tested against it in Tests/HeraldStagesTests/DeadLetterArchiveTests).
 t "dead-letters list: needs --brokers" 64 empty "has:dead-letters list\` needs a running cluster" \
   dead-letters list --stage match
 t "dead-letters replay: needs --brokers" 64 empty "has:dead-letters replay\` needs a running cluster" \

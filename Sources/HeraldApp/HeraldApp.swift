@@ -1,7 +1,7 @@
 import HeraldAPI
 import HeraldKafka
-import HeraldPipeline
 import HeraldReader
+import HeraldStages
 import Hummingbird
 import Logging
 import Prometheus

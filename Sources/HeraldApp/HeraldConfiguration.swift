@@ -1,8 +1,8 @@
 import Foundation
 import HeraldModel
 import HeraldPayload
-import HeraldPipeline
 import HeraldReader
+import HeraldStages
 
 /// Everything one Herald process is configured with — what `herald run` turns its flags
 /// and environment into, and what the demo, the benchmarks and the end-to-end tests build

@@ -1,6 +1,6 @@
 import HeraldKafka
-import HeraldPipeline
 import HeraldReader
+import HeraldStages
 import Logging
 import ServiceLifecycle
 import Synchronization

@@ -1,5 +1,5 @@
 import HeraldKafka
-import HeraldPipeline
+import HeraldStages
 import ServiceLifecycle
 
 extension StageFactory {

@@ -2,8 +2,8 @@ import Foundation
 import HeraldAPI
 import HeraldDelivery
 import HeraldKafka
-import HeraldPipeline
 import HeraldReader
+import HeraldStages
 import Logging
 import ServiceLifecycle
 

@@ -2,7 +2,7 @@ import Foundation
 import HeraldApp
 import HeraldKafka
 import HeraldModel
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// Record changes per second from `record-changes` to rows in the reader store (match →

@@ -2,8 +2,8 @@ import Foundation
 import HeraldAPI
 import HeraldApp
 import HeraldModel
-import HeraldPipeline
 import HeraldReader
+import HeraldStages
 import Logging
 
 /// Fetches per second and latency of `POST …/notifications/changes` on loopback under

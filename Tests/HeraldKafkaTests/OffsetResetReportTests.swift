@@ -1,5 +1,5 @@
-@testable import HeraldKafka
 import Testing
+@testable import HeraldKafka
 
 @Suite("Offset reset log lines")
 struct OffsetResetReportTests {

@@ -1,6 +1,6 @@
-@testable import HeraldKafka
 import Synchronization
 import Testing
+@testable import HeraldKafka
 
 @Suite("Queue space signal", .timeLimit(.minutes(1)))
 struct QueueSpaceSignalTests {

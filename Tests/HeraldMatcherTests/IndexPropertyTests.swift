@@ -1,7 +1,7 @@
-@testable import HeraldMatcher
 import HeraldModel
 import HeraldTestSupport
 import Testing
+@testable import HeraldMatcher
 
 @Suite("Index against brute force")
 struct IndexPropertyTests {

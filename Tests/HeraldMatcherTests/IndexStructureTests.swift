@@ -1,9 +1,9 @@
 import Foundation
-@testable import HeraldMatcher
 import HeraldModel
 import HeraldPredicate
 import HeraldTestSupport
 import Testing
+@testable import HeraldMatcher
 
 @Suite("Index structures")
 struct IndexStructureTests {

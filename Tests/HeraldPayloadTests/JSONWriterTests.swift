@@ -1,8 +1,8 @@
 import Foundation
 import HeraldModel
-@testable import HeraldPayload
 import HeraldTestSupport
 import Testing
+@testable import HeraldPayload
 
 /// The payload's JSON writer: escaping, numbers, and agreement with `WireCodec`.
 @Suite("JSON writer")

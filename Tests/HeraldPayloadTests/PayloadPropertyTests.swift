@@ -1,8 +1,8 @@
 import Foundation
 import HeraldModel
-@testable import HeraldPayload
 import HeraldTestSupport
 import Testing
+@testable import HeraldPayload
 
 /// Thousands of random notifications with huge and hostile values: the payload is always
 /// valid JSON within the limit, carries the notification ID, says when it was pruned, and

@@ -1,7 +1,7 @@
 import Foundation
-@testable import HeraldPayload
 import HeraldTestSupport
 import Testing
+@testable import HeraldPayload
 
 /// Hostile and random input never crashes: it parses, throws a ``PayloadError``, or renders.
 @Suite("Robustness: random and hostile input")

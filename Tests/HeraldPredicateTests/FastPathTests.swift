@@ -1,6 +1,6 @@
-@testable import HeraldPredicate
 import HeraldTestSupport
 import Testing
+@testable import HeraldPredicate
 
 /// The evaluator's fast paths (ASCII folding, membership sets) agree with the general ones.
 @Suite("Fast paths")

@@ -1,8 +1,8 @@
 import Foundation
 import HeraldModel
-@testable import HeraldPredicate
 import HeraldTestSupport
 import Testing
+@testable import HeraldPredicate
 
 @Suite("filterBy list form compiles to the same tree")
 struct FilterByTests {

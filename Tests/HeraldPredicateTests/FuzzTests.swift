@@ -1,6 +1,6 @@
-@testable import HeraldPredicate
 import HeraldTestSupport
 import Testing
+@testable import HeraldPredicate
 
 /// Random inputs never crash the lexer, parser, renderer, rule check or evaluator.
 @Suite("Fuzz: the parser never crashes", .timeLimit(.minutes(2)))

@@ -1,7 +1,7 @@
 import Foundation
-@testable import HeraldPredicate
 import HeraldTestSupport
 import Testing
+@testable import HeraldPredicate
 
 /// Random syntax trees render to text that parses back to the same tree.
 @Suite("Random trees round-trip through the canonical form", .timeLimit(.minutes(2)))

@@ -1,6 +1,6 @@
 import Foundation
 import HeraldApp
-import HeraldPipeline
+import HeraldStages
 import Testing
 
 /// End-to-end tests build their process exactly as `herald run` does — with

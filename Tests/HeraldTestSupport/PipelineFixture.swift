@@ -1,6 +1,6 @@
 import Foundation
 import HeraldKafka
-import HeraldPipeline
+import HeraldStages
 import Logging
 import ServiceLifecycle
 

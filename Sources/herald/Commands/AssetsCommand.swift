@@ -3,7 +3,7 @@ import Foundation
 import HeraldAssets
 import HeraldKafka
 import HeraldModel
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// `herald assets …`: the asset ledger's view of stored files.

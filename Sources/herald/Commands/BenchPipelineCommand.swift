@@ -1,6 +1,6 @@
 import ArgumentParser
 import HeraldBenchmarks
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 extension BenchCommand {

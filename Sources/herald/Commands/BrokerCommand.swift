@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldKafka
-import HeraldPipeline
+import HeraldStages
 import Logging
 import ServiceLifecycle
 

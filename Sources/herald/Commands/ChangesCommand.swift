@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import HeraldKafka
 import HeraldModel
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// `herald changes …`: feed record changes into the pipeline.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldKafka
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// `herald dead-letters list|replay`: inspect the dead-letter topic and re-drive its

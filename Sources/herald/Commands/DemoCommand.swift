@@ -3,7 +3,7 @@ import Foundation
 import HeraldApp
 import HeraldKafka
 import HeraldModel
-import HeraldPipeline
+import HeraldStages
 import Logging
 import Metrics
 import Prometheus

@@ -2,7 +2,7 @@ import Foundation
 import HeraldApp
 import HeraldKafka
 import HeraldModel
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// What `herald demo` does once Herald runs: subscriptions through the HTTP API, users and

@@ -3,8 +3,8 @@ import Foundation
 import HeraldAPI
 import HeraldApp
 import HeraldKafka
-import HeraldPipeline
 import HeraldReader
+import HeraldStages
 import Logging
 import Metrics
 import Prometheus

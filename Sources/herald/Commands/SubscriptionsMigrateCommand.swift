@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldKafka
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// `herald subscriptions migrate`: re-keys a `subscriptions` topic written before subscription

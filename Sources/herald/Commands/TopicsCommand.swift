@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldKafka
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 /// `herald topics`: Herald's topics with partitions, offsets and consumer lag; `--ensure` creates them.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import HeraldPipeline
+import HeraldStages
 
 /// Where Kafka is and how Herald names its topics.
 struct KafkaOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import HeraldPipeline
+import HeraldStages
 import Logging
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldApp
-import HeraldPipeline
+import HeraldStages
 
 /// What `herald run` starts.
 struct RunOptions: ParsableArguments {

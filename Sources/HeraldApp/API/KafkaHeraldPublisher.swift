@@ -1,0 +1,95 @@
+import Foundation
+import HeraldAPI
+import HeraldKafka
+import HeraldModel
+import HeraldReader
+import HeraldStages
+
+/// What the HTTP API writes, sent to Kafka: subscriptions and their tombstones to the
+/// compacted `subscriptions` topic, schedules and theirs to the compacted `schedules`
+/// topic, reads to `notification-reads`, badge resets to `badge-resets`, device locations
+/// to `locations` — each returning once the broker acknowledged it. The subscription table
+/// (when given) and the schedule table take a change at once, so a `GET` right after a
+/// `PUT` or `POST` sees it (the table applies the same record again when it consumes it).
+///
+/// Schedules and their tombstones go to the partition of their recipient
+/// (`KeyPartitioner`), not of their own key, so they are co-partitioned with the user's
+/// locations, profile and notifications.
+public struct KafkaHeraldPublisher: HeraldPublisher {
+    public let producer: KafkaProducer
+    public let catalog: TopicCatalog
+    public let table: SubscriptionTable?
+    public let schedules: ScheduleTable?
+
+    /// - Parameters:
+    ///   - table: the subscription table to update at once, if any.
+    ///   - schedules: the schedule table to update at once, if any.
+    public init(producer: KafkaProducer, catalog: TopicCatalog, table: SubscriptionTable?, schedules: ScheduleTable? = nil) {
+        self.producer = producer
+        self.catalog = catalog
+        self.table = table
+        self.schedules = schedules
+    }
+
+    public func publish(subscription: Subscription) async throws {
+        let value = try WireCodec().encode(subscription)
+        try await send(TopicCatalog.subscriptions, key: subscription.partitionKey, value: value)
+        // Read-your-writes only: the record is on the topic now, and the table's follower
+        // applies it from there (dead-lettering it if it could not), so a local failure
+        // here loses nothing.
+        try? table?.apply(key: subscription.partitionKey, value: value)
+    }
+
+    /// Tombstones the subscription's key and, while the topic still holds a record of it under
+    /// the key used before per-user IDs, that key too (or a reload would bring it back).
+    public func deleteSubscription(_ subscription: Subscription) async throws {
+        let oldKey = table?.oldKey(of: subscription)
+        try await send(TopicCatalog.subscriptions, key: subscription.partitionKey, value: nil)
+        if let oldKey { try await send(TopicCatalog.subscriptions, key: oldKey, value: nil) }
+        table?.remove(key: subscription.partitionKey)
+    }
+
+    public func publish(read: NotificationRead) async throws {
+        try await send(TopicCatalog.notificationReads, key: read.partitionKey, value: try WireCodec().encode(read))
+    }
+
+    public func publish(badgeReset: BadgeReset) async throws {
+        try await send(TopicCatalog.badgeResets, key: badgeReset.partitionKey, value: try WireCodec().encode(badgeReset))
+    }
+
+    public func publish(schedule: Schedule) async throws {
+        try await send(
+            TopicCatalog.schedules, partition: partition(of: schedule), key: schedule.partitionKey,
+            value: try WireCodec().encode(schedule))
+        schedules?.put(schedule)
+    }
+
+    public func deleteSchedule(_ schedule: Schedule) async throws {
+        try await send(TopicCatalog.schedules, partition: partition(of: schedule), key: schedule.partitionKey, value: nil)
+        schedules?.remove(key: schedule.partitionKey)
+    }
+
+    public func publish(location: DeviceLocation) async throws {
+        try await send(TopicCatalog.locations, key: location.partitionKey, value: try WireCodec().encode(location))
+    }
+
+    /// The partition of the schedule's recipient.
+    private func partition(of schedule: Schedule) -> Int32 {
+        KeyPartitioner.partition(of: schedule.recipient, partitions: catalog.partitions)
+    }
+
+    private func send(_ topic: TopicCatalog.Topic, partition: Int32? = nil, key: String, value: Data?) async throws {
+        _ = try await producer.send([OutgoingMessage(topic: catalog.name(topic), partition: partition, key: key, value: value)])
+    }
+}
+
+/// The badge counts the reader store keeps, for the API.
+public struct StoreBadges: BadgeReading {
+    public let store: NotificationStore
+
+    public init(store: NotificationStore) { self.store = store }
+
+    public func badge(recipient: String, container: String) async throws -> Int {
+        try await store.badge(recipient: recipient, container: container)
+    }
+}

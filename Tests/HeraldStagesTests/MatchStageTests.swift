@@ -1,0 +1,78 @@
+import Foundation
+import HeraldApp
+import HeraldKafka
+import HeraldModel
+import HeraldStages
+import HeraldTestSupport
+import Testing
+
+/// The match stage as `herald run --stages match` builds it (`HeraldApp.buildRuntime`), on
+/// the embedded broker.
+@Suite("Match stage", .timeLimit(.minutes(2)))
+struct MatchStageTests {
+    private let container = "iCloud.com.example.notes"
+
+    private func subscriptionJSON(_ id: String, owner: String, predicate: String, firesOnce: Bool = false) -> Data {
+        Data("""
+            {"subscriptionID": "\(id)", "subscriptionType": "query", "container": "\(container)", "database": "private",
+             "ownerRecordName": "\(owner)", "query": {"recordType": "Note", "predicate": "\(predicate)"},
+             "firesOn": ["create", "update"], "firesOnce": \(firesOnce), "notificationInfo": {"alertBody": "changed"}}
+            """.utf8)
+    }
+
+    private func changeJSON(_ id: String, owner: String, priority: Int) -> Data {
+        Data("""
+            {"changeID": "\(id)", "container": "\(container)", "database": "private",
+             "zoneID": {"zoneName": "Notes", "ownerRecordName": "\(owner)"}, "recordType": "Note", "recordName": "n-\(id)",
+             "kind": "create", "fields": {"priority": {"value": \(priority), "type": "INT64"}}, "timestamp": 1795300000000}
+            """.utf8)
+    }
+
+    @Test("subscriptions from the compacted topic fire matches keyed by recipient; bad input goes to dead letters")
+    func endToEnd() async throws {
+        let fixture = try await PipelineFixture()
+        let catalog = fixture.catalog
+        let subscriptions = catalog.name(TopicCatalog.subscriptions)
+        let changes = catalog.name(TopicCatalog.recordChanges)
+        let key = { (id: String) in "\(container)/private/\(id)" }
+        let producer = try fixture.producer()
+        _ = try await producer.send([
+            OutgoingMessage(topic: subscriptions, key: key("urgent"), value: subscriptionJSON("urgent", owner: "_u1", predicate: "priority >= 3")),
+            OutgoingMessage(topic: subscriptions, key: key("gone"), value: subscriptionJSON("gone", owner: "_u1", predicate: "priority >= 0")),
+            OutgoingMessage(topic: subscriptions, key: key("gone"), value: nil),
+            OutgoingMessage(topic: subscriptions, key: key("once"), value: subscriptionJSON("once", owner: "_u2", predicate: "priority >= 0", firesOnce: true)),
+            OutgoingMessage(topic: subscriptions, key: key("broken"), value: subscriptionJSON("broken", owner: "_u1", predicate: "priority >")),
+        ])
+        _ = try await producer.send([
+            OutgoingMessage(topic: changes, key: "z1", value: changeJSON("c1", owner: "_u1", priority: 5)),
+            OutgoingMessage(topic: changes, key: "z1", value: changeJSON("c2", owner: "_u1", priority: 1)),
+            OutgoingMessage(topic: changes, key: "z2", value: changeJSON("c3", owner: "_u2", priority: 1)),
+            OutgoingMessage(topic: changes, key: "z2", value: changeJSON("c4", owner: "_u2", priority: 2)),
+            OutgoingMessage(topic: changes, key: "junk", value: Data("{\"changeID\": 7}".utf8)),
+        ])
+
+        let table = try await fixture.withRuntime(fixture.runtimeConfiguration([.match])) { runtime in
+            let table = try #require(runtime.table)
+            let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 2, timeout: .seconds(60))
+            let decoded = try matches.map { try WireCodec().decode(Match.self, from: #require($0.value)) }
+            #expect(Set(decoded.map { "\($0.subscription.subscriptionID)/\($0.change.changeID)" }) == ["urgent/c1", "once/c3"])
+            #expect(matches.allSatisfy { $0.keyString == (try? WireCodec().decode(Match.self, from: $0.value!))?.recipient })
+            #expect(decoded.allSatisfy { $0.queryNotificationReason == .recordCreated })
+            // The fires-once subscription was retired: tombstones follow for its key and, as it was
+            // written under the key used before per-user IDs, for that key too; c4 fired nothing.
+            let log = try await fixture.read(subscriptions, count: 7)
+            let tombstones = log.filter { $0.value == nil }.compactMap(\.keyString).sorted()
+            #expect(tombstones == [key("gone"), key("once"), "\(container)/private/_u2/once"].sorted())
+            let deadLetters = try await fixture.read(catalog.name(TopicCatalog.deadLetters), count: 2)
+            let records = deadLetters.compactMap(DeadLetter.Record.init)
+            #expect(Set(records.map(\.sourceTopic)) == [subscriptions, changes])
+            #expect(records.contains { $0.stage == "match.subscriptions" && $0.code == "INVALID_PREDICATE" })
+            #expect(records.contains { $0.stage == "match" && $0.code == "UNDECODABLE" })
+            return table
+        }
+        #expect(table.count == 1, "only 'urgent' remains")
+        let again = try await fixture.readToEnd(catalog.name(TopicCatalog.matches))
+        #expect(again.count == 2, "c2 and c4 fired nothing")
+        await producer.close()
+    }
+}
