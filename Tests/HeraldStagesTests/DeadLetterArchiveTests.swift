@@ -39,8 +39,7 @@ struct DeadLetterArchiveTests {
     }
 
     private func archive(_ fixture: PipelineFixture) -> DeadLetterArchive {
-        DeadLetterArchive(
-            client: fixture.environment.client, topic: fixture.catalog.name(TopicCatalog.deadLetters), logger: fixture.logger)
+        DeadLetterArchive(client: fixture.environment.client, catalog: fixture.catalog, logger: fixture.logger)
     }
 
     @Test("list reads the whole topic and filters by stage, code and source topic")

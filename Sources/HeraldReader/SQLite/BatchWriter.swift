@@ -15,7 +15,7 @@ struct BatchWriter {
 
     /// Notifications, then reads, then the count limit, then offsets.
     mutating func apply(_ batch: PreparedBatch) throws -> StoreChanges {
-        for row in batch.rows { try insert(row) }
+        for notification in batch.notifications { try insert(notification) }
         for read in batch.reads { try record(read) }
         for stream in changes.grownStreams.keys.sorted() {
             changes.prunedCount += try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
@@ -31,8 +31,8 @@ struct BatchWriter {
         return changes
     }
 
-    private mutating func insert(_ row: PreparedBatch.Row) throws {
-        let stream = StreamID(recipient: row.recipient, container: row.container)
+    private mutating func insert(_ row: EncodedNotification) throws {
+        let stream = StreamID(recipient: row.recipient, container: row.containerIdentifier)
         // A sequence at or below the mark was stored once and removed by retention: its ID
         // is gone, so only the mark tells that this is a replay.
         guard row.sequence > (try mark(of: stream)) else {

@@ -4,16 +4,8 @@ import HeraldModel
 /// A `StoreBatch` checked outside the write transaction, so the write lock is
 /// held only for SQL.
 struct PreparedBatch: Sendable {
-    struct Row: Sendable {
-        var notificationID: String
-        var recipient: String
-        var container: String
-        var sequence: Int64
-        var createdAt: Int64
-        var json: Data
-    }
-
-    var rows: [Row]
+    /// The batch's notifications, each with a recipient and a container.
+    var notifications: [EncodedNotification]
     var reads: [NotificationRead]
     var badges: [BadgeCount]
     /// One per partition, the highest given.
@@ -22,17 +14,11 @@ struct PreparedBatch: Sendable {
     /// - Throws: `ReaderError` (`BAD_REQUEST`) for a negative offset or a notification
     ///   with an empty recipient or container.
     init(_ batch: StoreBatch) throws(ReaderError) {
-        rows = []
-        rows.reserveCapacity(batch.notifications.count)
-        for encoded in batch.notifications {
-            guard !encoded.recipient.isEmpty, !encoded.containerIdentifier.isEmpty else {
-                throw ReaderError(
-                    .badRequest, "notification \(encoded.notificationID) has no recipient or container", operation: "apply")
-            }
-            rows.append(Row(
-                notificationID: encoded.notificationID, recipient: encoded.recipient, container: encoded.containerIdentifier,
-                sequence: encoded.sequence, createdAt: encoded.createdAt, json: encoded.json))
+        if let unaddressed = batch.notifications.first(where: { $0.recipient.isEmpty || $0.containerIdentifier.isEmpty }) {
+            throw ReaderError(
+                .badRequest, "notification \(unaddressed.notificationID) has no recipient or container", operation: "apply")
         }
+        notifications = batch.notifications
         reads = batch.reads
         badges = batch.badges
         var highest: [TopicPartitionKey: Int64] = [:]

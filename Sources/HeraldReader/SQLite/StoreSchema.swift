@@ -29,50 +29,47 @@ enum StoreSchema {
             try db.create(table: notification) { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("notificationID", .text).notNull().unique()
-                t.column("recipient", .text).notNull()
-                t.column("container", .text).notNull()
-                t.column("sequence", .integer).notNull()
-                t.column("createdAt", .integer).notNull()
-                t.column("json", .blob).notNull()
+                t.required(["recipient": .text, "container": .text, "sequence": .integer, "createdAt": .integer, "json": .blob])
                 t.uniqueKey(["recipient", "container", "sequence"])
             }
             try db.create(index: "notification_on_createdAt", on: notification, columns: ["createdAt"])
             try db.create(table: read, options: .withoutRowID) { t in
-                t.column("recipient", .text).notNull()
-                t.column("container", .text).notNull()
-                t.column("notificationID", .text).notNull()
-                t.column("readAt", .integer).notNull()
+                t.required(["recipient": .text, "container": .text, "notificationID": .text, "readAt": .integer])
                 t.primaryKey(["recipient", "container", "notificationID"])
             }
             try db.create(index: "notificationRead_on_readAt", on: read, columns: ["readAt"])
             try db.create(table: stream, options: .withoutRowID) { t in
-                t.column("recipient", .text).notNull()
-                t.column("container", .text).notNull()
+                t.required(["recipient": .text, "container": .text])
                 t.column("prunedThrough", .integer).notNull().defaults(to: -1)
                 t.primaryKey(["recipient", "container"])
             }
             try db.create(table: consumedOffset, options: .withoutRowID) { t in
-                t.column("topic", .text).notNull()
-                t.column("partition", .integer).notNull()
-                t.column("nextOffset", .integer).notNull()
+                t.required(["topic": .text, "partition": .integer, "nextOffset": .integer])
                 t.primaryKey(["topic", "partition"])
             }
         }
         migrator.registerMigration("v2: badges") { db in
             try db.create(table: badge, options: .withoutRowID) { t in
-                t.column("recipient", .text).notNull()
-                t.column("container", .text).notNull()
-                t.column("badge", .integer).notNull()
+                t.required(["recipient": .text, "container": .text, "badge": .integer])
                 t.primaryKey(["recipient", "container"])
             }
         }
         migrator.registerMigration("v3: store identity") { db in
             try db.create(table: identity) { t in
                 t.column("id", .integer).primaryKey().check { $0 == 1 }
-                t.column("clusterID", .text).notNull()
-                t.column("topics", .text).notNull()
+                t.required(["clusterID": .text, "topics": .text])
             }
         }
         return migrator
+    }
+}
+
+extension TableDefinition {
+    /// Adds `NOT NULL` columns without defaults, in the order given (every column of the
+    /// store has no nullable one; the SQL is the same as one `column(_:_:).notNull()` each).
+    fileprivate func required(_ columns: KeyValuePairs<String, Database.ColumnType>) {
+        for (name, type) in columns {
+            column(name, type).notNull()
+        }
     }
 }

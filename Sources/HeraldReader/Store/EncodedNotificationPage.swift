@@ -17,14 +17,6 @@ public struct EncodedNotificationPage: Sendable, Hashable {
         /// The notification as `WireCodec` encodes it (sorted keys), exactly what
         /// `NotificationPage` would hold for it.
         public var json: Data
-
-        /// Creates an entry.
-        public init(notificationID: String, sequence: Int64, isRead: Bool, json: Data) {
-            self.notificationID = notificationID
-            self.sequence = sequence
-            self.isRead = isRead
-            self.json = json
-        }
     }
 
     /// In increasing sequence order.
@@ -33,13 +25,6 @@ public struct EncodedNotificationPage: Sendable, Hashable {
     public var serverChangeToken: ChangeToken
     /// As `NotificationPage.moreComing`.
     public var moreComing: Bool
-
-    /// Creates a page.
-    public init(notifications: [Entry], serverChangeToken: ChangeToken, moreComing: Bool) {
-        self.notifications = notifications
-        self.serverChangeToken = serverChangeToken
-        self.moreComing = moreComing
-    }
 
     /// The HTTP body, byte for byte what `WireCodec().encode(_:)` gives for the equivalent
     /// `NotificationPage`: `{"moreComing":…,"notifications":[…],"serverChangeToken":"…"}`.

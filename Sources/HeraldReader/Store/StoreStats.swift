@@ -9,12 +9,4 @@ public struct StoreStats: Sendable, Hashable {
     public var streams: Int
     /// Partitions with a saved offset.
     public var offsets: Int
-
-    /// Creates stats.
-    public init(notifications: Int, reads: Int, streams: Int, offsets: Int) {
-        self.notifications = notifications
-        self.reads = reads
-        self.streams = streams
-        self.offsets = offsets
-    }
 }

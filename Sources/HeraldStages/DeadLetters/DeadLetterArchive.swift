@@ -10,9 +10,10 @@ public struct DeadLetterArchive: Sendable {
     public let topic: String
     private let logger: Logger
 
-    public init(client: KafkaClientConfiguration, topic: String, logger: Logger) {
+    /// The archive of `catalog`'s dead-letter topic.
+    public init(client: KafkaClientConfiguration, catalog: TopicCatalog, logger: Logger) {
         self.client = client
-        self.topic = topic
+        topic = catalog.name(TopicCatalog.deadLetters)
         self.logger = logger
     }
 

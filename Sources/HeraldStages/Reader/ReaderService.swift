@@ -23,17 +23,11 @@ public final class ReaderService: Service, ReadinessReporting {
         /// `BadgeCount`s written by the compose stage.
         public var badges: String
 
-        public init(notifications: String, reads: String, badges: String) {
-            self.notifications = notifications
-            self.reads = reads
-            self.badges = badges
-        }
-
         /// The catalog's topics.
         public init(_ catalog: TopicCatalog) {
-            self.init(
-                notifications: catalog.name(TopicCatalog.notifications), reads: catalog.name(TopicCatalog.notificationReads),
-                badges: catalog.name(TopicCatalog.badges))
+            notifications = catalog.name(TopicCatalog.notifications)
+            reads = catalog.name(TopicCatalog.notificationReads)
+            badges = catalog.name(TopicCatalog.badges)
         }
 
         var all: [String] { [notifications, reads, badges] }

@@ -14,9 +14,9 @@ import ServiceLifecycle
 /// `herald_stage_dead_letters_unwritable_total`. So every delivery ends.
 struct OutputDelivery: Sendable {
     let producer: KafkaProducer
-    let stage: String
     let deadLetterTopic: String
     let logger: Logger
+    /// Also names the stage (in dead letters).
     let metrics: StageMetrics
     let retry: RetryPolicy
     /// Outputs to these topics are never set aside (`StageConfiguration.stateTopics`).
@@ -95,7 +95,7 @@ struct OutputDelivery: Sendable {
             metrics.outputsRejected.increment()
             logger.error("output refused by Kafka, written to dead letters: \(error)", metadata: ["topic": .string(message.topic)])
             return DeadLetter.message(
-                forOutput: message, error: error, stage: stage, topic: deadLetterTopic, maxBytes: producer.maxMessageBytes)
+                forOutput: message, error: error, stage: metrics.stage, topic: deadLetterTopic, maxBytes: producer.maxMessageBytes)
         }
         let minimal = DeadLetter.minimal(message)
         guard minimal.wireSize < message.wireSize else {

@@ -40,7 +40,7 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
         let metrics = StageMetrics(stage: configuration.name)
         self.metrics = metrics
         self.delivery = OutputDelivery(
-            producer: producer, stage: configuration.name, deadLetterTopic: configuration.deadLetterTopic,
+            producer: producer, deadLetterTopic: configuration.deadLetterTopic,
             logger: logger, metrics: metrics, retry: configuration.retry,
             stateTopics: configuration.stateTopics)
     }

@@ -45,7 +45,7 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
         let metrics = StageMetrics(stage: deadLetterStage ?? name)
         self.metrics = metrics
         self.delivery = OutputDelivery(
-            producer: producer, stage: deadLetterStage ?? name, deadLetterTopic: deadLetterTopic, logger: logger,
+            producer: producer, deadLetterTopic: deadLetterTopic, logger: logger,
             metrics: metrics, retry: RetryPolicy())
     }
 

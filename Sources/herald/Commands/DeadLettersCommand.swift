@@ -38,8 +38,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
             let brokers = try kafka.requireBrokers(for: command)
             let environment = KafkaEnvironment(brokers: brokers, extraProperties: try kafka.extraProperties(), logger: logger)
             let catalog = TopicCatalog(prefix: kafka.topicPrefix, partitions: 1)
-            let archive = DeadLetterArchive(
-                client: environment.client, topic: catalog.name(TopicCatalog.deadLetters), logger: logger)
+            let archive = DeadLetterArchive(client: environment.client, catalog: catalog, logger: logger)
             return (archive, environment)
         }
 
