@@ -7,21 +7,13 @@ extension AssetLedgerProcessor {
         public var assetLedger: String
         public var assetCollection: String
 
-        public init(recordChanges: String, assetReferences: String, assetRecords: String, assetLedger: String, assetCollection: String) {
-            self.recordChanges = recordChanges
-            self.assetReferences = assetReferences
-            self.assetRecords = assetRecords
-            self.assetLedger = assetLedger
-            self.assetCollection = assetCollection
-        }
-
         /// The catalog's topics.
         public init(_ catalog: TopicCatalog) {
-            self.init(
-                recordChanges: catalog.name(TopicCatalog.recordChanges),
-                assetReferences: catalog.name(TopicCatalog.assetReferences),
-                assetRecords: catalog.name(TopicCatalog.assetRecords), assetLedger: catalog.name(TopicCatalog.assetLedger),
-                assetCollection: catalog.name(TopicCatalog.assetCollection))
+            recordChanges = catalog.name(TopicCatalog.recordChanges)
+            assetReferences = catalog.name(TopicCatalog.assetReferences)
+            assetRecords = catalog.name(TopicCatalog.assetRecords)
+            assetLedger = catalog.name(TopicCatalog.assetLedger)
+            assetCollection = catalog.name(TopicCatalog.assetCollection)
         }
     }
 

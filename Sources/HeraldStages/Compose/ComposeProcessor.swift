@@ -27,25 +27,14 @@ public final class ComposeProcessor: StageProcessor {
         /// Where the badge counts go (docs/ARCHITECTURE.md §5.4).
         public var badges: String
 
-        public init(
-            matches: String, badgeResets: String, scheduleFirings: String, notifications: String, composeState: String,
-            badges: String
-        ) {
-            self.matches = matches
-            self.badgeResets = badgeResets
-            self.scheduleFirings = scheduleFirings
-            self.notifications = notifications
-            self.composeState = composeState
-            self.badges = badges
-        }
-
         /// The catalog's topics.
         public init(_ catalog: TopicCatalog) {
-            self.init(
-                matches: catalog.name(TopicCatalog.matches), badgeResets: catalog.name(TopicCatalog.badgeResets),
-                scheduleFirings: catalog.name(TopicCatalog.scheduleFirings),
-                notifications: catalog.name(TopicCatalog.notifications), composeState: catalog.name(TopicCatalog.composeState),
-                badges: catalog.name(TopicCatalog.badges))
+            matches = catalog.name(TopicCatalog.matches)
+            badgeResets = catalog.name(TopicCatalog.badgeResets)
+            scheduleFirings = catalog.name(TopicCatalog.scheduleFirings)
+            notifications = catalog.name(TopicCatalog.notifications)
+            composeState = catalog.name(TopicCatalog.composeState)
+            badges = catalog.name(TopicCatalog.badges)
         }
     }
 
@@ -65,7 +54,9 @@ public final class ComposeProcessor: StageProcessor {
     /// Inputs over this size are rejected rather than decoded.
     public let maxInputBytes: Int
 
-    public init(
+    /// The stage without a `StageContext`, for tests that feed the processor directly, with
+    /// no broker (the context needs a producer of one).
+    init(
         topics: Topics, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
         maxInputBytes: Int = 1 << 20, logger: Logger = Logger(label: "herald.compose"),
         now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
