@@ -28,17 +28,15 @@ struct AssetLedgerStageTests {
             configuration: StageConfiguration(
                 name: "assets", inputTopics: HeraldStage.assets.inputTopics.map(catalog.name),
                 deadLetterTopic: catalog.name(TopicCatalog.deadLetters)),
-            processor: processor, consumer: try fixture.consumer(group: group), producer: producer, logger: fixture.logger)
+            processor: processor, consumer: try fixture.consumer(group: group), context: fixture.context(producer: producer))
     }
 
-    private func processor(_ fixture: PipelineFixture, clock: VirtualClock) -> AssetLedgerProcessor {
+    private func processor(_ fixture: PipelineFixture, clock: VirtualClock, producer: KafkaProducer) -> AssetLedgerProcessor {
         var configuration = AssetLedgerProcessor.Configuration()
         configuration.gracePeriod = Self.grace
         configuration.tickInterval = .milliseconds(50)
         return AssetLedgerProcessor(
-            topics: .init(fixture.catalog),
-            changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") },
-            configuration: configuration, now: { clock.now })
+            context: fixture.context(producer: producer, clock: { clock.now }), configuration: configuration)
     }
 
     private func waitFor(_ what: String, timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
@@ -67,7 +65,7 @@ struct AssetLedgerStageTests {
         let gc = catalog.name(TopicCatalog.assetCollection)
         let refs = catalog.name(TopicCatalog.assetReferences)
 
-        let first = processor(fixture, clock: clock)
+        let first = processor(fixture, clock: clock, producer: producer)
         var statsAfterCollection = AssetStats()
         try await fixture.run([try runner(fixture, first, group: "assets-1", producer: producer)]) {
             try await waitFor("X released and Y referenced again") {
@@ -95,7 +93,7 @@ struct AssetLedgerStageTests {
         #expect(references.count == 7)
 
         // A new owner (another consumer group) restores from the changelogs and replays every input from the start.
-        let second = processor(fixture, clock: clock)
+        let second = processor(fixture, clock: clock, producer: producer)
         try await fixture.run([try runner(fixture, second, group: "assets-2", producer: producer)]) {
             try await waitFor("the replay to be consumed") {
                 try await fixture.waitUntilCommitted(group: "assets-2", HeraldStage.assets.inputTopics.map(catalog.name), timeout: .seconds(20))

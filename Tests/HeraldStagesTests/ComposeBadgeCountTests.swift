@@ -2,11 +2,12 @@ import Foundation
 import HeraldDelivery
 import HeraldKafka
 import HeraldModel
-import HeraldStages
+@testable import HeraldStages
 import Testing
 
 /// The compose stage's `badges` output (docs/ARCHITECTURE.md §5.4), without a broker: the
-/// processor is fed consumed messages directly; restore is never called.
+/// processor is fed consumed messages directly; restore is never called. (`@testable`: the
+/// initializer without a `StageContext`, whose producer needs a broker.)
 @Suite("Compose: badge counts on topic badges")
 struct ComposeBadgeCountTests {
     static let container = "iCloud.com.example.notes"

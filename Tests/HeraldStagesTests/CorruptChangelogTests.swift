@@ -15,10 +15,7 @@ struct CorruptChangelogTests {
         let producer = try fixture.producer()
         _ = try await producer.send(OutgoingMessage(
             topic: catalog.name(TopicCatalog.composeState), partition: 0, key: "_alice", value: Data("{\"recipient\": 7".utf8)))
-        await producer.close()
-        let processor = ComposeProcessor(
-            topics: .init(catalog), delivery: Delivery(), users: UserDirectory(),
-            changelog: ChangelogReader { try fixture.consumer(group: "restore-\(UUID().uuidString)") })
+        let processor = ComposeProcessor(context: fixture.context(producer: producer), delivery: Delivery(), users: UserDirectory())
         await #expect {
             try await processor.partitionsAssigned([TopicPartition(catalog.name(TopicCatalog.matches), 0)])
         } throws: { error in
@@ -27,6 +24,7 @@ struct CorruptChangelogTests {
                 && error.location == "\(catalog.name(TopicCatalog.composeState))[0]"
         }
         #expect(processor.userCount == 0)
+        await producer.close()
     }
 }
 
@@ -66,7 +64,7 @@ struct RestoreRetryTests {
         configuration.retry = RetryPolicy(initial: .milliseconds(20))
         let runner = StageRunner(
             configuration: configuration, processor: processor, consumer: try fixture.consumer(group: "flaky"),
-            producer: producer, logger: fixture.logger)
+            context: fixture.context(producer: producer))
         try await fixture.run([runner]) {
             let outputs = try await fixture.read(output, count: 5)
             #expect(outputs.map(\.text) == (0..<5).map { "m\($0)" })

@@ -50,7 +50,7 @@ struct PoisonInputTests {
         let runner = StageRunner(
             configuration: configuration,
             processor: PoisonProcessor(output: fixture.catalog.name(TopicCatalog.matches), maxInput: 2_048),
-            consumer: try fixture.consumer(group: "poison"), producer: producer, logger: fixture.logger)
+            consumer: try fixture.consumer(group: "poison"), context: fixture.context(producer: producer))
         try await fixture.run([runner], until: done)
         await producer.close()
     }

@@ -34,12 +34,8 @@ struct ReaderStoreIdentityTests {
         _ fixture: PipelineFixture, store: NotificationStore, readiness: Readiness, partitions: Int32? = nil,
         metrics: PrometheusMetricsFactory? = nil
     ) throws -> ReaderService {
-        let catalog = fixture.catalog
-        return ReaderService(
-            store: store, consumer: try fixture.consumer(group: "reader-\(UUID().uuidString)"), producer: try fixture.producer(),
-            topics: .init(catalog),
-            partitions: partitions ?? catalog.partitions, deadLetterTopic: catalog.name(TopicCatalog.deadLetters),
-            readiness: readiness, logger: fixture.logger,
+        try ReaderService(
+            store: store, context: fixture.context(producer: try fixture.producer(), readiness: readiness, partitions: partitions),
             metrics: metrics ?? PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), onChanges: { _ in })
     }
 

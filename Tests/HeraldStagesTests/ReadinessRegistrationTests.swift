@@ -33,9 +33,7 @@ struct ReadinessRegistrationTests {
         let users = fixture.catalog.name(TopicCatalog.users)
         _ = try await producer.send((0..<5).map { OutgoingMessage(topic: users, key: "u\($0)", value: Data("{}".utf8)) })
         let readiness = Readiness()
-        let context = StageContext(
-            catalog: fixture.catalog, producer: producer, readiness: readiness, logger: fixture.logger,
-            makeConsumer: { try fixture.consumer(group: "\($0)-\(UUID().uuidString)") })
+        let context = fixture.context(producer: producer, readiness: readiness)
         let applied = Counted()
         let follower = try CompactedTopicFollower(
             name: "users", consumer: "users", topic: TopicCatalog.users, context: context, onReady: {},

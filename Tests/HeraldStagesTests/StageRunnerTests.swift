@@ -36,7 +36,7 @@ struct StageRunnerTests {
         let producer = try fixture.producer()
         let runner = StageRunner(
             configuration: configuration, processor: ShoutProcessor(output: output, failures: processorFailures),
-            consumer: try fixture.consumer(group: "shout"), producer: producer, logger: fixture.logger)
+            consumer: try fixture.consumer(group: "shout"), context: fixture.context(producer: producer))
         try await fixture.run([runner], until: done)
         await producer.close()
     }
@@ -130,8 +130,8 @@ struct StageRunnerTickTests {
             configuration: StageConfiguration(
                 name: "ticking", inputTopics: [fixture.catalog.name(TopicCatalog.recordChanges)],
                 deadLetterTopic: fixture.catalog.name(TopicCatalog.deadLetters)),
-            processor: processor, consumer: try fixture.consumer(group: "ticking"), producer: producer,
-            logger: fixture.logger)
+            processor: processor, consumer: try fixture.consumer(group: "ticking"),
+            context: fixture.context(producer: producer))
         try await fixture.run([runner]) {
             let outputs = try await fixture.read(output, count: 3)
             #expect(outputs.map(\.text) == ["tick 1", "tick 2", "tick 3"])

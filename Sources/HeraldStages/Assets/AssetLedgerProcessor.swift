@@ -39,28 +39,18 @@ public final class AssetLedgerProcessor: StageProcessor {
     private let ledgers: AssetLedgerStore
     let logger: Logger
 
-    /// - Parameters:
-    ///   - changelog: reads `asset-records` and `asset-ledger` when partitions are assigned.
-    ///   - now: the clock collections are due by, milliseconds since 1970 (injectable for tests).
-    public init(
-        topics: Topics, changelog: ChangelogReader, configuration: Configuration = Configuration(),
-        logger: Logger = Logger(label: "herald.assets"),
-        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
-    ) {
-        self.logger = logger
+    /// The asset ledger over the context's catalog, changelogs (`asset-records` and
+    /// `asset-ledger`, read when partitions are assigned), logger and clock (collections are
+    /// due by it, milliseconds since 1970).
+    public init(context: StageContext, configuration: Configuration = Configuration()) {
+        self.logger = context.logger
+        let topics = Topics(context.catalog)
         self.topics = topics
         let routes = TopicRoutes<Input>(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
         self.routes = routes
-        self.ledgers = AssetLedgerStore(topics: topics, routes: routes, changelog: changelog)
+        self.ledgers = AssetLedgerStore(topics: topics, routes: routes, changelog: context.changelogReader(for: "assets"))
         self.configuration = configuration
-        self.now = now
-    }
-
-    /// The asset ledger over the context's catalog, changelogs, logger and clock.
-    public convenience init(context: StageContext, configuration: Configuration = Configuration()) {
-        self.init(
-            topics: Topics(context.catalog), changelog: context.changelogReader(for: "assets"), configuration: configuration,
-            logger: context.logger, now: context.clock)
+        self.now = context.clock
     }
 
     public var tickInterval: Duration? { configuration.tickInterval }

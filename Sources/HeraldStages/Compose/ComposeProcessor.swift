@@ -54,7 +54,9 @@ public final class ComposeProcessor: StageProcessor {
     /// Inputs over this size are rejected rather than decoded.
     public let maxInputBytes: Int
 
-    public init(
+    /// The stage without a `StageContext`, for tests that feed the processor directly, with
+    /// no broker (the context needs a producer of one).
+    init(
         topics: Topics, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
         maxInputBytes: Int = 1 << 20, logger: Logger = Logger(label: "herald.compose"),
         now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }

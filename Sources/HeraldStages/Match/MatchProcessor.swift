@@ -13,17 +13,11 @@ public struct MatchProcessor: StageProcessor {
     /// Values over this size are rejected rather than decoded. Default: 1 MiB.
     public var maxChangeBytes = 1 << 20
 
-    public init(table: SubscriptionTable, matchesTopic: String, subscriptionsTopic: String) {
-        self.table = table
-        self.matchesTopic = matchesTopic
-        self.subscriptionsTopic = subscriptionsTopic
-    }
-
     /// The match stage over the catalog's `matches` and `subscriptions` topics.
     public init(table: SubscriptionTable, catalog: TopicCatalog) {
-        self.init(
-            table: table, matchesTopic: catalog.name(TopicCatalog.matches),
-            subscriptionsTopic: catalog.name(TopicCatalog.subscriptions))
+        self.table = table
+        self.matchesTopic = catalog.name(TopicCatalog.matches)
+        self.subscriptionsTopic = catalog.name(TopicCatalog.subscriptions)
     }
 
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {

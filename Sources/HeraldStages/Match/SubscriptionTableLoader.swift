@@ -13,16 +13,6 @@ import ServiceLifecycle
 public final class SubscriptionTableLoader: Service, ReadinessReporting {
     private let follower: CompactedTopicFollower
 
-    public init(
-        table: SubscriptionTable, consumer: KafkaConsumer, producer: KafkaProducer, topic: String, partitions: Int32,
-        deadLetterTopic: String, readiness: Readiness?, logger: Logger
-    ) {
-        follower = CompactedTopicFollower(
-            name: "subscriptions", consumer: consumer, producer: producer, topic: topic, partitions: partitions,
-            deadLetterTopic: deadLetterTopic, deadLetterStage: "match.subscriptions", readiness: readiness, logger: logger,
-            onReady: Self.onReady(table, logger), apply: Self.apply(table))
-    }
-
     /// Loads the context's `subscriptions` topic, with a consumer of its own (`consumer` names its purpose).
     public init(table: SubscriptionTable, consumer: String, context: StageContext) throws {
         follower = try CompactedTopicFollower(

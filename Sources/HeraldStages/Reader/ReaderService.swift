@@ -60,43 +60,31 @@ public final class ReaderService: Service, ReadinessReporting {
     /// How often retention by age runs.
     public let pruneInterval: Duration
 
+    /// The reader of the context's catalog (its topics and partition count), with a consumer
+    /// of its own (`consumer` names its purpose, `StageContext.makeConsumer`).
+    /// - Parameter onChanges: hears of what each applied batch changed.
     public init(
-        store: NotificationStore, consumer: KafkaConsumer, producer: KafkaProducer, topics: Topics, partitions: Int32,
-        deadLetterTopic: String, readiness: Readiness?, logger: Logger, pruneInterval: Duration = .seconds(600),
+        store: NotificationStore, consumer: String = "reader", context: StageContext, pruneInterval: Duration = .seconds(600),
         clusterQualifier: String? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
         onChanges: @escaping @Sendable (StoreChanges) -> Void
-    ) {
+    ) throws {
+        let topics = Topics(context.catalog)
         self.store = store
-        self.consumer = consumer
-        self.producer = producer
+        self.consumer = try context.makeConsumer(consumer)
+        self.producer = context.producer
         self.topics = topics
         self.routes = TopicRoutes(
             stage: "reader", [topics.notifications: .notifications, topics.reads: .reads, topics.badges: .badges])
-        self.partitions = partitions
-        self.deadLetterTopic = deadLetterTopic
-        self.readiness = readiness
-        self.logger = logger
+        self.partitions = context.catalog.partitions
+        self.deadLetterTopic = context.deadLetterTopic
+        self.readiness = context.readiness
+        self.logger = context.logger
         self.pruneInterval = pruneInterval
         self.onChanges = onChanges
         self.clusterQualifier = clusterQualifier
         let label = "herald_reader_notifications_rejected_total"
         rejectedUndecodable = Counter(label: label, dimensions: [("reason", "undecodable")], factory: metrics)
         rejectedConflicts = Counter(label: label, dimensions: [("reason", "sequence_conflict")], factory: metrics)
-    }
-
-    /// The reader of the context's catalog, with a consumer of its own (`consumer` names its purpose).
-    public convenience init(
-        store: NotificationStore, consumer: String = "reader", context: StageContext, pruneInterval: Duration = .seconds(600),
-        clusterQualifier: String? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
-        onChanges: @escaping @Sendable (StoreChanges) -> Void
-    ) throws {
-        let catalog = context.catalog
-        self.init(
-            store: store, consumer: try context.makeConsumer(consumer), producer: context.producer,
-            topics: Topics(catalog),
-            partitions: catalog.partitions, deadLetterTopic: context.deadLetterTopic, readiness: context.readiness,
-            logger: context.logger, pruneInterval: pruneInterval, clusterQualifier: clusterQualifier, metrics: metrics,
-            onChanges: onChanges)
     }
 
     /// `reader`: ready once caught up. (`reader.store` is ready until a notification

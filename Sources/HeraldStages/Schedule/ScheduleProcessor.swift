@@ -63,34 +63,23 @@ public final class ScheduleProcessor: StageProcessor {
     private let now: @Sendable () -> Int64
     private let timers = Mutex(Timers())
 
+    /// The schedule stage over the context's catalog (its partition count checks placement),
+    /// changelog and clock (milliseconds since 1970).
     /// - Parameters:
-    ///   - partitions: the partition count of the user-keyed topics (to check placement).
     ///   - users: profiles with time-zone tracking on (`UserDirectory(tracksTimeZones: true)`).
     ///   - tickInterval: how often due schedules are looked for. Default 1 s.
-    ///   - now: the clock, milliseconds since 1970.
     public init(
-        topics: Topics, partitions: Int32, users: UserDirectory, changelog: ChangelogReader,
-        tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20,
-        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
-    ) {
-        self.topics = topics
-        self.routes = TopicRoutes(stage: "schedule", [topics.schedules: .schedules, topics.locations: .locations])
-        self.partitions = partitions
-        self.users = users
-        self.states = KeyedStateStore(topic: topics.scheduleState, changelog: changelog)
-        self.tickInterval = tickInterval
-        self.maxInputBytes = maxInputBytes
-        self.now = now
-    }
-
-    /// The schedule stage over the context's catalog, changelog and clock.
-    public convenience init(
         context: StageContext, users: UserDirectory, tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20
     ) {
-        self.init(
-            topics: Topics(context.catalog), partitions: context.catalog.partitions, users: users,
-            changelog: context.changelogReader(for: "schedule"), tickInterval: tickInterval, maxInputBytes: maxInputBytes,
-            now: context.clock)
+        let topics = Topics(context.catalog)
+        self.topics = topics
+        self.routes = TopicRoutes(stage: "schedule", [topics.schedules: .schedules, topics.locations: .locations])
+        self.partitions = context.catalog.partitions
+        self.users = users
+        self.states = KeyedStateStore(topic: topics.scheduleState, changelog: context.changelogReader(for: "schedule"))
+        self.tickInterval = tickInterval
+        self.maxInputBytes = maxInputBytes
+        self.now = context.clock
     }
 
     /// How many users' schedules this instance holds.

@@ -24,17 +24,19 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
 
     /// - Parameters:
     ///   - consumer: a consumer of the stage's group, not yet subscribed; the runner owns and closes it.
-    ///   - producer: shared or own; transactional when `configuration.exactlyOnce`.
+    ///   - producer: the stage's own (transactional, with `configuration.exactlyOnce`); `nil`: the context's.
+    ///   - context: the readiness the stage reports to and the logger.
     public init(
-        configuration: StageConfiguration, processor: Processor, consumer: KafkaConsumer, producer: KafkaProducer,
-        readiness: Readiness? = nil, logger: Logger
+        configuration: StageConfiguration, processor: Processor, consumer: KafkaConsumer, producer: KafkaProducer? = nil,
+        context: StageContext
     ) {
+        let producer = producer ?? context.producer
         self.configuration = configuration
         self.processor = processor
         self.consumer = consumer
         self.producer = producer
-        self.readiness = readiness
-        var logger = logger
+        self.readiness = context.readiness
+        var logger = context.logger
         logger[metadataKey: PipelineLogKey.stage] = .string(configuration.name)
         self.logger = logger
         let metrics = StageMetrics(stage: configuration.name)
@@ -43,18 +45,6 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
             producer: producer, deadLetterTopic: configuration.deadLetterTopic,
             logger: logger, metrics: metrics, retry: configuration.retry,
             stateTopics: configuration.stateTopics)
-    }
-
-    /// - Parameters:
-    ///   - consumer: a consumer of the stage's group, not yet subscribed; the runner owns and closes it.
-    ///   - producer: the stage's own (transactional, with `configuration.exactlyOnce`); `nil`: the context's.
-    public convenience init(
-        configuration: StageConfiguration, processor: Processor, consumer: KafkaConsumer, producer: KafkaProducer? = nil,
-        context: StageContext
-    ) {
-        self.init(
-            configuration: configuration, processor: processor, consumer: consumer, producer: producer ?? context.producer,
-            readiness: context.readiness, logger: context.logger)
     }
 
     private var readinessName: String { "stage.\(configuration.name)" }

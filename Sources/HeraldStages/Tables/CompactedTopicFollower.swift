@@ -26,40 +26,30 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
     private let metrics: StageMetrics
     private let delivery: OutputDelivery
 
-    public init(
-        name: String, consumer: KafkaConsumer, producer: KafkaProducer, topic: String, partitions: Int32,
-        deadLetterTopic: String, deadLetterStage: String? = nil, readiness: Readiness?, logger: Logger,
-        onReady: @escaping @Sendable () -> Void, apply: @escaping Apply
-    ) {
-        self.name = name
-        self.consumer = consumer
-        self.producer = producer
-        self.topic = topic
-        self.partitions = partitions
-        self.deadLetterTopic = deadLetterTopic
-        self.onReady = onReady
-        self.deadLetterStage = deadLetterStage ?? name
-        self.readiness = readiness
-        self.logger = logger
-        self.apply = apply
-        let metrics = StageMetrics(stage: deadLetterStage ?? name)
-        self.metrics = metrics
-        self.delivery = OutputDelivery(
-            producer: producer, deadLetterTopic: deadLetterTopic, logger: logger,
-            metrics: metrics, retry: RetryPolicy())
-    }
-
     /// Follows a topic of the context's catalog, with a consumer of its own (`consumer`
     /// names its purpose, `StageContext.makeConsumer`).
-    public convenience init(
+    /// - Parameter deadLetterStage: the stage its dead letters name; default: `name`.
+    public init(
         name: String, consumer: String, topic: TopicCatalog.Topic, deadLetterStage: String? = nil, context: StageContext,
         onReady: @escaping @Sendable () -> Void, apply: @escaping Apply
     ) throws {
-        self.init(
-            name: name, consumer: try context.makeConsumer(consumer), producer: context.producer,
-            topic: context.name(topic), partitions: context.catalog.partitions, deadLetterTopic: context.deadLetterTopic,
-            deadLetterStage: deadLetterStage, readiness: context.readiness, logger: context.logger, onReady: onReady,
-            apply: apply)
+        let stage = deadLetterStage ?? name
+        self.name = name
+        self.consumer = try context.makeConsumer(consumer)
+        self.producer = context.producer
+        self.topic = context.name(topic)
+        self.partitions = context.catalog.partitions
+        self.deadLetterTopic = context.deadLetterTopic
+        self.onReady = onReady
+        self.deadLetterStage = stage
+        self.readiness = context.readiness
+        self.logger = context.logger
+        self.apply = apply
+        let metrics = StageMetrics(stage: stage)
+        self.metrics = metrics
+        self.delivery = OutputDelivery(
+            producer: context.producer, deadLetterTopic: context.deadLetterTopic, logger: context.logger,
+            metrics: metrics, retry: RetryPolicy())
     }
 
     /// The follower's name: ready once it caught up.
