@@ -27,8 +27,18 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
     }
 
     private struct Storage {
-        var live: [String: Entry] = [:]
+        /// The live states by key: handed to each batch as is (copy on write, no per-batch copy).
+        var live: [String: State] = [:]
+        /// The partition each live state is on.
+        var partitions: [String: Int32] = [:]
         var staged: [String: Entry] = [:]
+
+        mutating func makeLive(_ entries: [String: Entry]) {
+            for (key, entry) in entries {
+                live[key] = entry.state
+                partitions[key] = entry.partition
+            }
+        }
     }
 
     /// The changelog topic.
@@ -45,10 +55,10 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
     public var count: Int { storage.withLock { $0.live.count } }
 
     /// The partition a key's live state is on.
-    public func partition(of key: String) -> Int32? { storage.withLock { $0.live[key]?.partition } }
+    public func partition(of key: String) -> Int32? { storage.withLock { $0.partitions[key] } }
 
     /// The live states, for one batch or tick to change.
-    public func batch() -> StagedStates<State> { StagedStates(live: storage.withLock { $0.live.mapValues(\.state) }) }
+    public func batch() -> StagedStates<State> { StagedStates(live: storage.withLock { $0.live }) }
 
     /// The changelog records of what a batch changed, in key order (stable output).
     /// - Throws: `PipelineError` when a state does not encode: never skipped (the key
@@ -76,7 +86,7 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
     public func commit() -> [String: Entry] {
         storage.withLock { storage in
             let staged = storage.staged
-            storage.live.merge(staged) { _, new in new }
+            storage.makeLive(staged)
             storage.staged = [:]
             return staged
         }
@@ -90,7 +100,7 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         let numbers = Set(partitions.map(\.partition)).sorted()
         let restored = try await changelog.readStates(State.self, topic: topic, partitions: numbers, owner: \.stateKey)
             .mapValues { Entry(state: $0.state, partition: $0.partition) }
-        storage.withLock { $0.live.merge(restored) { _, new in new } }
+        storage.withLock { $0.makeLive(restored) }
         return restored
     }
 
@@ -100,8 +110,11 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         let numbers = Set(partitions.map(\.partition))
         return storage.withLock { storage in
             storage.staged = [:]
-            let dropped = storage.live.filter { numbers.contains($0.value.partition) }.map(\.key)
-            for key in dropped { storage.live[key] = nil }
+            let dropped = storage.partitions.filter { numbers.contains($0.value) }.map(\.key)
+            for key in dropped {
+                storage.live[key] = nil
+                storage.partitions[key] = nil
+            }
             return dropped
         }
     }
