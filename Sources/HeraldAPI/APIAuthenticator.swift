@@ -18,6 +18,8 @@ public struct APIAuthenticator: Sendable {
 
     private let keys: JWTKeyCollection
     private let now: @Sendable () -> Date
+    /// Tokens that verified, shared by the copies of this authenticator.
+    let verified = VerifiedTokenCache()
 
     /// An authenticator whose HMAC key is the raw bytes of `secret`.
     /// - Parameter now: the clock `exp` and `nbf` are checked against (and issued tokens
@@ -54,6 +56,7 @@ public struct APIAuthenticator: Sendable {
         guard token.utf8.count <= Self.maximumTokenLength else {
             throw APIError(.authenticationFailed, "the bearer token is too long")
         }
+        if let caller = verified.caller(for: token, now: now()) { return caller }
         guard Self.headerAlgorithm(of: token) == Self.algorithm else {
             throw APIError(.authenticationFailed, "the bearer token is not an \(Self.algorithm) JWT")
         }
@@ -65,7 +68,9 @@ public struct APIAuthenticator: Sendable {
         } catch {
             throw APIError(.authenticationFailed, "the bearer token is malformed")
         }
-        return try caller(from: claims)
+        let caller = try caller(from: claims)
+        verified.insert(token, caller: caller)
+        return caller
     }
 
     private func caller(from claims: AccessClaims) throws(APIError) -> Caller {
