@@ -45,10 +45,9 @@ struct PageQuery: Sendable {
             db.cachedStatement(sql: includeRead ? Self.allSQL : Self.unreadSQL),
             arguments: ["recipient": stream.recipient, "container": stream.container, "after": start, "limit": limit + 1])
         let moreComing = rows.count > limit
+        // Columns by index, in `select`'s order: a lookup by name compares names case-insensitively per row.
         let entries = rows.prefix(limit).map { row in
-            StoredPage.Entry(
-                notificationID: row["notificationID"], sequence: row["sequence"], createdAt: row["createdAt"],
-                isRead: row["isRead"], json: row["json"])
+            StoredPage.Entry(notificationID: row[0], sequence: row[1], createdAt: row[2], isRead: row[4], json: row[3])
         }
         let position: Int64
         if moreComing, let last = entries.last {
@@ -60,6 +59,7 @@ struct PageQuery: Sendable {
         return StoredPage(stream: stream, entries: entries, position: position, moreComing: moreComing)
     }
 
+    /// Its columns are read by index in `run(in:)`: keep the two in the same order.
     private static let select = """
         SELECT n.notificationID, n.sequence, n.createdAt, n.json, r.notificationID IS NOT NULL AS isRead
         FROM notification n LEFT JOIN notificationRead r
