@@ -31,7 +31,7 @@ import Metrics
 /// partition count, and on the range assignor giving an instance the same partition numbers
 /// of both inputs.
 public final class AssetLedgerProcessor: StageProcessor {
-    public let topics: Topics
+    public let topics: TopicNames
     /// The input topics' roles.
     let routes: TopicRoutes<Input>
     public let configuration: Configuration
@@ -44,7 +44,7 @@ public final class AssetLedgerProcessor: StageProcessor {
     /// due by it, milliseconds since 1970).
     public init(context: StageContext, configuration: Configuration = Configuration()) {
         self.logger = context.logger
-        let topics = Topics(context.catalog)
+        let topics = context.topics
         self.topics = topics
         let routes = TopicRoutes<Input>(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
         self.routes = routes
@@ -176,7 +176,7 @@ struct ChangedStates {
     var records: [Int32: [String: RecordAssets?]] = [:]
     var entries: [Int32: [String: AssetLedgerEntry]] = [:]
 
-    func outputs(_ topics: AssetLedgerProcessor.Topics, _ owned: AssetLedgerPartitions) -> [OutgoingMessage] {
+    func outputs(_ topics: TopicNames, _ owned: AssetLedgerPartitions) -> [OutgoingMessage] {
         var outputs: [OutgoingMessage] = []
         for (partition, states) in records.sorted(by: { $0.key < $1.key }) {
             for (record, state) in states.sorted(by: { $0.key < $1.key }) {
@@ -201,7 +201,7 @@ struct ChangedStates {
     }
 
     private static func watermark(
-        _ input: AppliedOffset.Input, _ partition: Int32, _ offset: Int64, _ topics: AssetLedgerProcessor.Topics
+        _ input: AppliedOffset.Input, _ partition: Int32, _ offset: Int64, _ topics: TopicNames
     ) -> OutgoingMessage {
         let applied = AppliedOffset(input: input, partition: partition, offset: offset)
         return OutgoingMessage(

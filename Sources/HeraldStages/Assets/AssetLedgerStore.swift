@@ -14,10 +14,10 @@ import Synchronization
 final class AssetLedgerStore: Sendable {
     private let partitions = Mutex(AssetLedgerPartitions())
     private let changelog: ChangelogReader
-    private let topics: AssetLedgerProcessor.Topics
+    private let topics: TopicNames
     private let routes: TopicRoutes<AssetLedgerProcessor.Input>
 
-    init(topics: AssetLedgerProcessor.Topics, routes: TopicRoutes<AssetLedgerProcessor.Input>, changelog: ChangelogReader) {
+    init(topics: TopicNames, routes: TopicRoutes<AssetLedgerProcessor.Input>, changelog: ChangelogReader) {
         self.topics = topics
         self.routes = routes
         self.changelog = changelog

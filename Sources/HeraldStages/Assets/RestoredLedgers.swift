@@ -11,7 +11,7 @@ struct RestoredLedgers {
     var applied: [String: Int64] = [:]
 
     init(
-        topics: AssetLedgerProcessor.Topics, states: [String: (partition: Int32, value: Data)],
+        topics: TopicNames, states: [String: (partition: Int32, value: Data)],
         entries stored: [String: (partition: Int32, value: Data)]
     ) throws(PipelineError) {
         let codec = WireCodec()

@@ -19,7 +19,7 @@ extension ScheduleProcessor {
             self.now = now
         }
 
-        private var topics: Topics { processor.topics }
+        private var topics: TopicNames { processor.topics }
 
         func state(_ recipient: String) -> UserSchedules {
             states[recipient] ?? UserSchedules(recipient: recipient)
