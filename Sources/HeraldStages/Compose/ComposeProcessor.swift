@@ -103,7 +103,7 @@ public final class ComposeProcessor: StageProcessor {
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
             let role = try routes.role(of: message)
             let value = try message.requiredValue(maxBytes: maxInputBytes)
-            let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            let position = message.position
             switch role {
             case .matches:
                 return try compose(Match.self, from: value, at: position, partition: message.partition)

@@ -30,7 +30,7 @@ extension ScheduleProcessor {
             if let value = message.value, value.count > processor.maxInputBytes {
                 throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(processor.maxInputBytes)")
             }
-            let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            let position = message.position
             switch try processor.routes.role(of: message) {
             case .schedules: return try applySchedule(message, at: position)
             case .locations: return try applyLocation(message, at: position)
