@@ -19,7 +19,7 @@ extension StageFactory {
             name: "api-schedules", consumer: "api-schedules", topic: TopicCatalog.schedules, deadLetterStage: "api.schedules",
             context: context, onReady: { schedules.gate.open() },
             apply: { message throws(Rejection.Reason) in try schedules.apply(message) }))
-        guard let jwtSecret = configuration.jwtSecret else { throw HeraldAppError(.jwtSecret, "is required to run the API") }
+        guard let jwtSecret = configuration.jwtSecret else { throw HeraldAppError(setting: .jwtSecret, reason: "is required to run the API") }
         if jwtSecret.isDevelopment {
             context.logger.warning("API bearer tokens use the development secret; set --jwt-secret or $HERALD_JWT_SECRET")
         }
@@ -27,7 +27,7 @@ extension StageFactory {
         do {
             authenticator = try await APIAuthenticator(secret: jwtSecret.value)
         } catch {
-            throw HeraldAppError(.jwtSecret, error.reason)
+            throw HeraldAppError(setting: .jwtSecret, reason: error.reason)
         }
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store),

@@ -1,4 +1,5 @@
-/// A configuration Herald cannot run with, named by its setting.
+/// A configuration Herald cannot run with, named by its setting. Made by this module only
+/// (its memberwise initializer is internal).
 public struct HeraldAppError: Error, Sendable, CustomStringConvertible {
     /// The setting at fault.
     public enum Setting: String, Sendable {
@@ -7,11 +8,6 @@ public struct HeraldAppError: Error, Sendable, CustomStringConvertible {
 
     public var setting: Setting
     public var reason: String
-
-    public init(_ setting: Setting, _ reason: String) {
-        self.setting = setting
-        self.reason = reason
-    }
 
     public var description: String { "\(setting.rawValue): \(reason)" }
 }

@@ -55,17 +55,17 @@ struct StageFactory {
 
     /// The reader store and the service that fills it; `notifier` hears of every stream that grew.
     func makeReader(notifier: StreamNotifier) throws -> (services: [any Service], store: NotificationStore) {
-        guard let tokenKey = configuration.tokenKey else { throw HeraldAppError(.tokenKey, "is required to run the reader") }
+        guard let tokenKey = configuration.tokenKey else { throw HeraldAppError(setting: .tokenKey, reason: "is required to run the reader") }
         let signer: ChangeTokenSigner
         do { signer = try ChangeTokenSigner(keyString: tokenKey.value) } catch {
-            throw HeraldAppError(.tokenKey, error.reason)
+            throw HeraldAppError(setting: .tokenKey, reason: error.reason)
         }
         if tokenKey.isDevelopment {
             logger.warning("signing change tokens with the development key; set --token-key or $HERALD_TOKEN_KEY")
         }
         let directory = configuration.dataDirectory
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
-            throw HeraldAppError(.dataDirectory, "cannot create \(directory): \(error.localizedDescription)")
+            throw HeraldAppError(setting: .dataDirectory, reason: "cannot create \(directory): \(error.localizedDescription)")
         }
         let store = try NotificationStore(path: "\(directory)/reader.sqlite", tokenSigner: signer, retention: configuration.retention)
         let service = try ReaderService(

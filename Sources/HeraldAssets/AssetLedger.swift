@@ -5,8 +5,8 @@ import HeraldModel
 /// file, the records that refer to it; for a file no record refers to any more, since when.
 ///
 /// References are counted by record, not by event (adding a record twice or removing an
-/// absent one changes nothing), and an event at or below `appliedThrough` or below an
-/// entry's `lastOffset` is a replay and is skipped. When the last record lets go of a file
+/// absent one changes nothing), and an event at or below the partition's last applied
+/// offset (`applied`) or below an entry's `lastOffset` is a replay and is skipped. When the last record lets go of a file
 /// it waits for the grace period (`collectDue`); a new reference in the meantime cancels
 /// the wait, and a later release starts a new one.
 ///
@@ -26,15 +26,16 @@ public struct AssetLedger: Sendable {
         }
     }
 
-    /// The offset of the last event applied; `nil` before the first.
-    public internal(set) var appliedThrough: Int64?
+    /// The offset of the last event applied, by input partition (`topic#partition`); empty
+    /// before the first.
+    public internal(set) var applied: AppliedOffsets
     var entries: [String: AssetLedgerEntry]
     var deadlines = Heap<Deadline>()
     var journal = Journal<AssetLedgerEntry>()
 
-    /// A ledger restored from its changelog: the entries and the partition's watermark.
-    public init(appliedThrough: Int64? = nil, entries: some Sequence<AssetLedgerEntry> = []) {
-        self.appliedThrough = appliedThrough
+    /// A ledger restored from its changelog: the entries and the partition's applied offset.
+    public init(applied: AppliedOffsets = [:], entries: some Sequence<AssetLedgerEntry> = []) {
+        self.applied = applied
         var byChecksum: [String: AssetLedgerEntry] = [:]
         for entry in entries { byChecksum[entry.fileChecksum] = entry }
         self.entries = byChecksum
@@ -53,21 +54,22 @@ public struct AssetLedger: Sendable {
     /// Stored and referenced bytes of this partition.
     public var stats: AssetStats { AssetStats(entries.values) }
 
-    /// Whether the event at `offset` about `fileChecksum` was already applied.
-    public func isReplay(_ offset: Int64, fileChecksum: String) -> Bool {
-        if let appliedThrough, offset <= appliedThrough { return true }
-        if let entry = entries[fileChecksum], offset <= entry.lastOffset { return true }
+    /// Whether the event at `position` about `fileChecksum` was already applied.
+    public func isReplay(_ position: InputPosition, fileChecksum: String) -> Bool {
+        if applied.contains(position) { return true }
+        if let entry = entries[fileChecksum], position.offset <= entry.lastOffset { return true }
         return false
     }
 
-    /// Applies the reference event found at `offset` of the partition.
+    /// Applies the reference event found at `position` (always of the ledger's partition).
     /// - Returns: the file's new entry; `nil` when the event is a replay or changes nothing
     ///   (a record already counted, or one letting go of a file the ledger does not hold).
-    public mutating func apply(_ event: AssetReferenceEvent, at offset: Int64) -> AssetLedgerEntry? {
+    public mutating func apply(_ event: AssetReferenceEvent, at position: InputPosition) -> AssetLedgerEntry? {
         let checksum = event.fileChecksum
-        guard !isReplay(offset, fileChecksum: checksum) else { return nil }
-        journal.remember(appliedThrough: appliedThrough)
-        appliedThrough = offset
+        let offset = position.offset
+        guard !isReplay(position, fileChecksum: checksum) else { return nil }
+        journal.remember(applied: applied)
+        applied.insert(position)
         let before = entries[checksum]
         var entry = before ?? AssetLedgerEntry(
             fileChecksum: checksum, size: event.size, records: [], unreferencedSince: event.at, lastOffset: offset)
@@ -98,7 +100,7 @@ public struct AssetLedger: Sendable {
             entries[checksum] = entry
             if let entry { scheduleCollection(of: entry) }
         }
-        if journal.savedAppliedThrough { appliedThrough = journal.appliedThrough }
+        if let saved = journal.applied { applied = saved }
         journal = Journal()
     }
 }

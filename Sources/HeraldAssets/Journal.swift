@@ -1,9 +1,11 @@
+import HeraldModel
+
 /// What a ledger changed since its last commit, so that `rollback` can put it back: the
-/// value each touched key had before its first change (`nil`: absent), and the watermark.
+/// value each touched key had before its first change (`nil`: absent), and the applied offsets.
 struct Journal<Value: Sendable>: Sendable {
     private(set) var previous: [String: Value?] = [:]
-    private(set) var appliedThrough: Int64?
-    private(set) var savedAppliedThrough = false
+    /// The applied offsets before this batch; `nil`: not changed since the last commit.
+    private(set) var applied: AppliedOffsets?
 
     /// Remembers `value` as the key's value before this batch, unless the key was already touched.
     mutating func remember(_ key: String, _ value: Value?) {
@@ -11,10 +13,9 @@ struct Journal<Value: Sendable>: Sendable {
         previous.updateValue(value, forKey: key)
     }
 
-    /// Remembers the watermark before this batch, unless it was already saved.
-    mutating func remember(appliedThrough value: Int64?) {
-        guard !savedAppliedThrough else { return }
-        appliedThrough = value
-        savedAppliedThrough = true
+    /// Remembers the applied offsets before this batch, unless they were already saved.
+    mutating func remember(applied value: AppliedOffsets) {
+        guard applied == nil else { return }
+        applied = value
     }
 }

@@ -5,8 +5,9 @@ import HeraldModel
 /// difference with the old set becomes reference events. Records that refer to no file
 /// keep no state.
 ///
-/// Replays change nothing: a change at or below `appliedThrough` (the partition's last
-/// applied offset) or below a record's `lastOffset` is skipped, so a stage that reprocesses
+/// Replays change nothing: a change at or below the partition's last applied offset
+/// (`applied`, the `AppliedOffsets` compose and schedule keep too) or below a record's
+/// `lastOffset` is skipped, so a stage that reprocesses
 /// input after a restart — even the whole partition from the beginning — publishes no
 /// event twice.
 ///
@@ -14,14 +15,15 @@ import HeraldModel
 /// delivered is redone from the state before it). A value type with no shared state; one
 /// owner mutates it.
 public struct RecordAssetLedger: Sendable {
-    /// The offset of the last change applied; `nil` before the first.
-    public private(set) var appliedThrough: Int64?
+    /// The offset of the last change applied, by input partition (`topic#partition`);
+    /// empty before the first.
+    public private(set) var applied: AppliedOffsets
     private var states: [String: RecordAssets]
     private var journal = Journal<RecordAssets>()
 
-    /// A ledger restored from its changelog: the records' states and the partition's watermark.
-    public init(appliedThrough: Int64? = nil, records: some Sequence<RecordAssets> = []) {
-        self.appliedThrough = appliedThrough
+    /// A ledger restored from its changelog: the records' states and the partition's applied offset.
+    public init(applied: AppliedOffsets = [:], records: some Sequence<RecordAssets> = []) {
+        self.applied = applied
         var states: [String: RecordAssets] = [:]
         for state in records { states[state.record] = state }
         self.states = states
@@ -36,21 +38,21 @@ public struct RecordAssetLedger: Sendable {
     /// Every record's state, sorted by record.
     public var records: [RecordAssets] { states.values.sorted { $0.record < $1.record } }
 
-    /// Whether the change at `offset` to `record` was already applied.
-    public func isReplay(_ offset: Int64, record: String) -> Bool {
-        if let appliedThrough, offset <= appliedThrough { return true }
-        if let state = states[record], offset <= state.lastOffset { return true }
+    /// Whether the change at `position` to `record` was already applied.
+    public func isReplay(_ position: InputPosition, record: String) -> Bool {
+        if applied.contains(position) { return true }
+        if let state = states[record], position.offset <= state.lastOffset { return true }
         return false
     }
 
-    /// Applies the change found at `offset` of the partition.
+    /// Applies the change found at `position` (always of the ledger's partition).
     /// - Returns: the record's new state and its reference events; `nil` when the change
     ///   is a replay or leaves the record's files as they were.
-    public mutating func apply(_ change: RecordChange, at offset: Int64) -> RecordAssetUpdate? {
+    public mutating func apply(_ change: RecordChange, at position: InputPosition) -> RecordAssetUpdate? {
         let key = change.assetRecordKey
-        guard !isReplay(offset, record: key) else { return nil }
-        journal.remember(appliedThrough: appliedThrough)
-        appliedThrough = offset
+        guard !isReplay(position, record: key) else { return nil }
+        journal.remember(applied: applied)
+        applied.insert(position)
         let old = states[key]?.assets ?? []
         let new = change.referencedFiles
         let oldChecksums = Set(old.map(\.fileChecksum))
@@ -69,7 +71,7 @@ public struct RecordAssetLedger: Sendable {
         let kept = old.filter { newChecksums.contains($0.fileChecksum) }
         journal.remember(key, states[key])
         let assets = kept + taken
-        states[key] = assets.isEmpty ? nil : RecordAssets(record: key, assets: assets, lastOffset: offset)
+        states[key] = assets.isEmpty ? nil : RecordAssets(record: key, assets: assets, lastOffset: position.offset)
         return RecordAssetUpdate(record: key, state: states[key], events: events)
     }
 
@@ -81,7 +83,7 @@ public struct RecordAssetLedger: Sendable {
     /// Puts back the state of the last commit.
     public mutating func rollback() {
         for (record, state) in journal.previous { states[record] = state }
-        if journal.savedAppliedThrough { appliedThrough = journal.appliedThrough }
+        if let saved = journal.applied { applied = saved }
         journal = Journal()
     }
 }

@@ -33,15 +33,11 @@ public struct OutgoingMessage: Sendable {
     public static let recordOverhead = 64
 }
 
-/// Where a produced message was stored, from its delivery report.
+/// Where a produced message was stored, from its delivery report. Only the producer makes
+/// them (its memberwise initializer is internal).
 public struct DeliveryReport: Hashable, Sendable, CustomStringConvertible {
     public var topicPartition: TopicPartition
     public var offset: Int64
-
-    public init(topicPartition: TopicPartition, offset: Int64) {
-        self.topicPartition = topicPartition
-        self.offset = offset
-    }
 
     public var description: String { "\(topicPartition)@\(offset)" }
 }

@@ -1,5 +1,6 @@
 /// The one error type of `HeraldMatcher`: why a subscription was refused, in words a client
 /// developer understands, with a stable code (CloudKit-like) and the subscription it concerns.
+/// Made by this module only (its memberwise initializer is internal).
 public struct MatcherError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
         /// The subscription's type, database, zone or options are not allowed together.
@@ -13,12 +14,6 @@ public struct MatcherError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Code
     public var reason: String
     public var subscriptionID: String
-
-    public init(_ code: Code, _ reason: String, subscriptionID: String) {
-        self.code = code
-        self.reason = reason
-        self.subscriptionID = subscriptionID
-    }
 
     public var description: String { "subscription '\(subscriptionID)': \(reason)" }
 }

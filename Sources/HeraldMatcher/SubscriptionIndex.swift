@@ -38,7 +38,7 @@ public struct SubscriptionIndex: Sendable {
         let prepared = try rules.prepare(subscription)
         if let other = duplicate(of: subscription) {
             throw MatcherError(
-                .duplicateSubscription, "subscription is duplicate of '\(other.subscriptionID)'",
+                code: .duplicateSubscription, reason: "subscription is duplicate of '\(other.subscriptionID)'",
                 subscriptionID: subscription.subscriptionID)
         }
         return prepared

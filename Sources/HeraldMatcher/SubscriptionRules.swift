@@ -20,31 +20,31 @@ public struct SubscriptionRules: Sendable {
         let id = subscription.subscriptionID
         guard subscription.subscriptionType.isAllowed(in: subscription.database) else {
             throw MatcherError(
-                .invalidSubscription,
-                "\(subscription.subscriptionType.rawValue) subscriptions are not allowed in the \(subscription.database.rawValue) database",
+                code: .invalidSubscription,
+                reason: "\(subscription.subscriptionType.rawValue) subscriptions are not allowed in the \(subscription.database.rawValue) database",
                 subscriptionID: id)
         }
         let info = subscription.notificationInfo
         guard info.desiredKeys.count <= Self.maxDesiredKeys else {
             throw MatcherError(
-                .invalidSubscription,
-                "notificationInfo.desiredKeys: at most \(Self.maxDesiredKeys) desired keys are allowed, got \(info.desiredKeys.count)",
+                code: .invalidSubscription,
+                reason: "notificationInfo.desiredKeys: at most \(Self.maxDesiredKeys) desired keys are allowed, got \(info.desiredKeys.count)",
                 subscriptionID: id)
         }
         if subscription.subscriptionType == .zone, subscription.zoneID == nil {
-            throw MatcherError(.invalidSubscription, "zoneID: a zone subscription needs a zoneID", subscriptionID: id)
+            throw MatcherError(code: .invalidSubscription, reason: "zoneID: a zone subscription needs a zoneID", subscriptionID: id)
         }
         guard let query = subscription.query, subscription.subscriptionType == .query else {
             return IndexedSubscription(subscription, predicate: nil)
         }
         guard !subscription.firesOn.isEmpty else {
-            throw MatcherError(.invalidSubscription, "firesOn: needs at least one of create, update, delete", subscriptionID: id)
+            throw MatcherError(code: .invalidSubscription, reason: "firesOn: needs at least one of create, update, delete", subscriptionID: id)
         }
         do {
             let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)
             return IndexedSubscription(subscription, predicate: predicate)
         } catch {
-            throw MatcherError(.invalidPredicate, "invalid predicate: \(error)", subscriptionID: id)
+            throw MatcherError(code: .invalidPredicate, reason: "invalid predicate: \(error)", subscriptionID: id)
         }
     }
 

@@ -6,9 +6,12 @@ public struct InputPosition: Sendable, Hashable {
 
     /// The position of the message at `offset` in partition `partition` of `topic`.
     public init(topic: String, partition: Int32, offset: Int64) {
-        self.source = "\(topic)#\(partition)"
+        self.source = Self.source(topic: topic, partition: partition)
         self.offset = offset
     }
+
+    /// The `source` of a topic partition: `topic#partition`, e.g. `herald.matches#3`.
+    public static func source(topic: String, partition: Int32) -> String { "\(topic)#\(partition)" }
 }
 
 /// The last offset a stateful stage applied from each input partition, kept in the state

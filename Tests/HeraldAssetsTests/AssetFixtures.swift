@@ -10,6 +10,20 @@ enum AssetFixtures {
     static let graceMilliseconds: Int64 = 3 * day
     static let start: Int64 = 1_795_300_000_000
 
+    /// The input partitions the fixtures' changes and reference events are read from.
+    static let changes = "herald.record-changes#0"
+    static let references = "herald.asset-refs#0"
+
+    /// The position of the change at `offset` of `record-changes` partition 0.
+    static func changeAt(_ offset: some BinaryInteger) -> InputPosition {
+        InputPosition(topic: "herald.record-changes", partition: 0, offset: Int64(offset))
+    }
+
+    /// The position of the reference event at `offset` of `asset-refs` partition 0.
+    static func referenceAt(_ offset: some BinaryInteger) -> InputPosition {
+        InputPosition(topic: "herald.asset-refs", partition: 0, offset: Int64(offset))
+    }
+
     /// The ledger's key of a record in the fixtures' zone.
     static func key(_ recordName: String) -> String { "iCloud.com.example.notes/private/_u1/Notes/\(recordName)" }
 
@@ -59,11 +73,11 @@ struct LedgerHarness {
     /// Applies `changes[range]` at their offsets, then every reference event not yet applied.
     mutating func feed(_ changes: [RecordChange], _ range: Range<Int>) {
         for index in range {
-            if let update = records.apply(changes[index], at: Int64(index)) { references += update.events }
+            if let update = records.apply(changes[index], at: AssetFixtures.changeAt(index)) { references += update.events }
         }
-        let next = Int(assets.appliedThrough.map { $0 + 1 } ?? 0)
+        let next = Int(assets.applied.bySource[AssetFixtures.references].map { $0 + 1 } ?? 0)
         for offset in next..<references.count {
-            if let entry = assets.apply(references[offset], at: Int64(offset)) { entryUpdates.append(entry) }
+            if let entry = assets.apply(references[offset], at: AssetFixtures.referenceAt(offset)) { entryUpdates.append(entry) }
         }
     }
 
@@ -72,10 +86,10 @@ struct LedgerHarness {
         let codec = WireCodec()
         var copy = self
         copy.records = RecordAssetLedger(
-            appliedThrough: records.appliedThrough,
+            applied: records.applied,
             records: try records.records.map { try codec.decode(RecordAssets.self, from: codec.encode($0)) })
         copy.assets = AssetLedger(
-            appliedThrough: assets.appliedThrough,
+            applied: assets.applied,
             entries: try assets.allEntries.map { try codec.decode(AssetLedgerEntry.self, from: codec.encode($0)) })
         return copy
     }

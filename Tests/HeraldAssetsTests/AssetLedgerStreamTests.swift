@@ -33,10 +33,10 @@ struct AssetLedgerStreamTests {
         var harness = complete()
         let before = (harness.records.records, harness.assets.allEntries, harness.references.count)
         for index in 0..<length {
-            #expect(harness.records.apply(F.stream[index], at: Int64(index)) == nil)
+            #expect(harness.records.apply(F.stream[index], at: F.changeAt(index)) == nil)
         }
         for offset in 0..<min(length, harness.references.count) {
-            #expect(harness.assets.apply(harness.references[offset], at: Int64(offset)) == nil)
+            #expect(harness.assets.apply(harness.references[offset], at: F.referenceAt(offset)) == nil)
         }
         #expect(harness.records.records == before.0)
         #expect(harness.assets.allEntries == before.1)

@@ -1,5 +1,5 @@
 import Foundation
-import HeraldKafka
+@testable import HeraldKafka
 import HeraldTestSupport
 import Logging
 import Testing

@@ -78,7 +78,7 @@ struct PayloadPruningTests {
             }
             steps += 1
             let expected = Array(PayloadField.allCases.prefix(steps))
-            #expect(composed.pruning == expected.map { PruningStep($0, .dropped) }, "limit \(limit)")
+            #expect(composed.pruning == expected.map(PruningStep.dropped), "limit \(limit)")
             #expect(composed.payload.count <= limit)
             let keys = Self.allKeys(try F.parse(composed.payload))
             #expect(keys.contains("nid") && keys.contains("p"))
@@ -117,7 +117,7 @@ struct PayloadPruningTests {
         let full = try F.compose(F.match(info))
         let limit = full.payload.count - 20
         let composed = try F.compose(F.match(info), limits: PayloadLimits(maxBytes: limit))
-        #expect(composed.pruning == [PruningStep(.subtitle, .shortened)])
+        #expect(composed.pruning == [.shortened(.subtitle)])
         #expect(composed.payload.count <= limit)
         #expect(composed.payload.count > limit - 8 - 1)  // at most one grapheme (8 bytes) short
         let sent = try #require(composed.notification.apns?.payload["aps"]?["alert"]?["subtitle"]?.stringValue)
@@ -135,9 +135,9 @@ struct PayloadPruningTests {
             category: "NOTE")
         let composed = try F.compose(F.match(info), badge: 9)
         #expect(composed.pruning == [
-            PruningStep(.title, .dropped), PruningStep(.containerIdentifier, .dropped), PruningStep(.recordID, .dropped),
-            PruningStep(.reason, .dropped), PruningStep(.desiredKeys, .dropped), PruningStep(.category, .dropped),
-            PruningStep(.soundName, .dropped), PruningStep(.alertBody, .shortened),
+            .dropped(.title), .dropped(.containerIdentifier), .dropped(.recordID),
+            .dropped(.reason), .dropped(.desiredKeys), .dropped(.category),
+            .dropped(.soundName), .shortened(.alertBody),
         ])
         #expect(composed.payload.count <= 4096)
         #expect(composed.payload.count >= 4096 - 30)
@@ -163,7 +163,7 @@ struct PayloadPruningTests {
         let info = NotificationInfo(alertBody: "Body", title: String(repeating: "t", count: 40))
         let full = try F.compose(F.match(info))
         let composed = try F.compose(F.match(info), limits: PayloadLimits(maxBytes: full.payload.count - 45))
-        #expect(composed.pruning == [PruningStep(.title, .dropped)])
+        #expect(composed.pruning == [.dropped(.title)])
         #expect(F.text(composed).hasPrefix(#"{"aps":{"alert":"Body"},"#))
     }
 

@@ -79,7 +79,7 @@ struct ScheduledComposerTests {
         var schedule = Schedule(scheduleID: "s", container: "c", recipient: "u", alertBody: long, userInfo: ["k": .string("v")])
         var composed = try ScheduledComposer().compose(firing(schedule), sequence: 1, createdAt: 1, badge: nil)
         #expect(composed.payload.count <= 4096)
-        #expect(composed.pruning == [PruningStep(.alertBody, .shortened)])
+        #expect(composed.pruning == [.shortened(.alertBody)])
         #expect(composed.notification.isPruned && composed.notification.alertBody == long)
         #expect((try payload(composed)["k"]) as? String == "v")
 

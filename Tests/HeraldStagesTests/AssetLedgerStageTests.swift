@@ -105,4 +105,78 @@ struct AssetLedgerStageTests {
         #expect(try await fixture.readToEnd(gc).count == 1, "X is collected once; Y never")
         #expect(try await fixture.readToEnd(refs).count == 7, "the replay published no reference again")
     }
+
+    @Test("applied offsets of the old form (record-changes#N) restore without counting twice; the first new ones delete the old key")
+    func upgradeFromOldAppliedOffsets() async throws {
+        let fixture = try await PipelineFixture()
+        let topics = fixture.catalog.names
+        let (changes, refs, states) = (topics.recordChanges, topics.assetReferences, topics.assetRecords)
+        let inputTopics = [changes, refs]
+        let producer = try fixture.producer()
+        let clock = VirtualClock(Self.start + 1_000)
+        let zone = "iCloud.com.example.notes/private/_u1/Notes"
+        // "a" refers to X and is deleted: its state is a tombstone, so only the applied
+        // offsets tell its replayed create from a new one.
+        _ = try await producer.send([
+            change("a", zone: "Notes", "create", asset: ("X", 100), at: 1),
+            change("a", zone: "Notes", "delete", asset: ("X", 100), at: 2),
+            change("b", zone: "Notes", "create", asset: ("Y", 50), at: 3),
+        ].map { OutgoingMessage(topic: changes, key: zone, value: $0) })
+
+        let first = processor(fixture, clock: clock, producer: producer)
+        var statsBefore = AssetStats()
+        try await fixture.run([try runner(fixture, first, group: "assets-1", producer: producer)]) { () async throws in
+            #expect(try await fixture.read(refs, count: 3).count == 3)
+            #expect(try await fixture.waitUntilCommitted(group: "assets-1", inputTopics))
+            statsBefore = first.stats
+        }
+
+        // Rewrite the changelog as the ledger wrote it before: each applied offset under its
+        // old key, with the old value, and the new key deleted.
+        var rewritten: [OutgoingMessage] = []
+        var oldKeys: [Int32: String] = [:]
+        for message in latestByKey(try await fixture.readToEnd(states)) {
+            guard let key = message.keyString, !key.contains("/"), let value = message.value else { continue }
+            let applied = try WireCodec().decode(AppliedOffsets.self, from: value)
+            let offset = try #require(applied.bySource[key])
+            let input = key.hasPrefix(changes) ? "record-changes" : "asset-refs"
+            let oldKey = "\(input)#\(message.partition)"
+            if input == "record-changes" { oldKeys[message.partition] = oldKey }
+            rewritten.append(OutgoingMessage(topic: states, partition: message.partition, key: key, value: nil))
+            rewritten.append(OutgoingMessage(
+                topic: states, partition: message.partition, key: oldKey,
+                value: Data(#"{"input": "\#(input)", "partition": \#(message.partition), "offset": \#(offset)}"#.utf8)))
+        }
+        #expect(oldKeys.count == 1, "one record-changes partition holds the zone")
+        #expect(rewritten.count >= 4, "applied offsets of both inputs")
+        _ = try await producer.send(rewritten)
+
+        // A new owner restores from the old form and replays every input: nothing is counted again.
+        let second = processor(fixture, clock: clock, producer: producer)
+        try await fixture.run([try runner(fixture, second, group: "assets-2", producer: producer)]) { () async throws in
+            #expect(try await fixture.waitUntilCommitted(group: "assets-2", inputTopics))
+            #expect(second.stats == statsBefore)
+            #expect(try await fixture.readToEnd(refs).count == 3, "the replay published no reference again")
+            // A new change of the same zone writes the new form and deletes the old key.
+            _ = try await producer.send(OutgoingMessage(
+                topic: changes, key: zone, value: change("c", zone: "Notes", "create", asset: ("Z", 10), at: 4)))
+            #expect(try await fixture.read(refs, count: 4).count == 4)
+            #expect(try await fixture.waitUntilCommitted(group: "assets-2", inputTopics))
+        }
+        let (partition, oldKey) = try #require(oldKeys.first)
+        let latest = latestByKey(try await fixture.readToEnd(states)).filter { $0.partition == partition }
+        #expect(latest.contains { $0.keyString == oldKey && $0.value == nil }, "the old key is deleted")
+        let newKey = InputPosition.source(topic: changes, partition: partition)
+        let applied = try #require(latest.first { $0.keyString == newKey }?.value)
+        #expect(try WireCodec().decode(AppliedOffsets.self, from: applied).bySource.keys.sorted() == [newKey])
+    }
+
+    /// The last message of each key, per partition (a compacted topic as its readers see it).
+    private func latestByKey(_ messages: [ConsumedMessage]) -> [ConsumedMessage] {
+        var latest: [String: ConsumedMessage] = [:]
+        for message in messages.sorted(by: { $0.offset < $1.offset }) {
+            latest["\(message.partition)/\(message.keyString ?? "")"] = message
+        }
+        return latest.values.sorted { ($0.partition, $0.offset) < ($1.partition, $1.offset) }
+    }
 }

@@ -1,4 +1,4 @@
-import HeraldKafka
+@testable import HeraldKafka
 import HeraldReader
 import HeraldStages
 import Testing

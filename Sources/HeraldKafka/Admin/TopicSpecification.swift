@@ -14,17 +14,12 @@ public struct TopicSpecification: Sendable, Hashable {
     }
 }
 
-/// The outcome of ensuring one topic.
+/// The outcome of ensuring one topic. Only `KafkaAdmin.ensureTopics` makes them (its
+/// memberwise initializer is internal).
 public struct EnsuredTopic: Sendable, Hashable {
     public var name: String
     /// The partition count the topic actually has (it may differ from the request when it existed).
     public var partitions: Int32
     /// `true` when this call created it.
     public var created: Bool
-
-    public init(name: String, partitions: Int32, created: Bool) {
-        self.name = name
-        self.partitions = partitions
-        self.created = created
-    }
 }

@@ -112,11 +112,11 @@ public struct PruningStep: Sendable, Hashable, CustomStringConvertible {
     /// What happened to it.
     public var action: Action
 
-    /// Creates a step.
-    public init(_ field: PayloadField, _ action: Action) {
-        self.field = field
-        self.action = action
-    }
+    /// The field went entirely.
+    public static func dropped(_ field: PayloadField) -> PruningStep { PruningStep(field: field, action: .dropped) }
+
+    /// The field's text was cut.
+    public static func shortened(_ field: PayloadField) -> PruningStep { PruningStep(field: field, action: .shortened) }
 
     /// `dropped subtitle`, `shortened alertBody`.
     public var description: String { "\(action.rawValue) \(field.rawValue)" }

@@ -27,12 +27,12 @@ extension PushPayload {
                 let budget = encodedSize(of: slot) - (size - limit)
                 if let shorter = text.shortened(toJSONBytes: budget) {
                     set(slot, .string(shorter))
-                    steps.append(PruningStep(field, .shortened))
+                    steps.append(.shortened(field))
                     continue
                 }
             }
             for slot in present { set(slot, nil) }
-            steps.append(PruningStep(field, .dropped))
+            steps.append(.dropped(field))
         }
         size = encodedSize
         guard size <= limit else {

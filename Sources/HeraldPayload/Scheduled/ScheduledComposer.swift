@@ -130,7 +130,7 @@ struct LocalPushParts {
         if size() > limit, let text = body {
             let budget = JSONWriter.stringSize(text) - (size() - limit)
             body = text.shortened(toJSONBytes: budget)
-            steps.append(PruningStep(.alertBody, body == nil ? .dropped : .shortened))
+            steps.append(PruningStep(field: .alertBody, action: body == nil ? .dropped : .shortened))
             current = payload
         }
         if size() > limit, userInfo != nil {
@@ -141,7 +141,7 @@ struct LocalPushParts {
         if size() > limit, let text = title {
             let budget = JSONWriter.stringSize(text) - (size() - limit)
             title = text.shortened(toJSONBytes: budget)
-            steps.append(PruningStep(.title, title == nil ? .dropped : .shortened))
+            steps.append(PruningStep(field: .title, action: title == nil ? .dropped : .shortened))
             current = payload
         }
         guard size() <= limit else {

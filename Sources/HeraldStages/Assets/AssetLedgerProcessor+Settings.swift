@@ -1,22 +1,4 @@
 extension AssetLedgerProcessor {
-    /// The topics the asset ledger reads and writes.
-    public struct Topics: Sendable {
-        public var recordChanges: String
-        public var assetReferences: String
-        public var assetRecords: String
-        public var assetLedger: String
-        public var assetCollection: String
-
-        /// The catalog's topics.
-        public init(_ catalog: TopicCatalog) {
-            recordChanges = catalog.name(TopicCatalog.recordChanges)
-            assetReferences = catalog.name(TopicCatalog.assetReferences)
-            assetRecords = catalog.name(TopicCatalog.assetRecords)
-            assetLedger = catalog.name(TopicCatalog.assetLedger)
-            assetCollection = catalog.name(TopicCatalog.assetCollection)
-        }
-    }
-
     /// The role of an input topic.
     public enum Input: Sendable {
         case recordChanges, assetReferences

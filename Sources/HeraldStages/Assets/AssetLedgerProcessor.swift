@@ -24,14 +24,16 @@ import Metrics
 /// (`asset-refs`) it validates and dead-letters itself.
 ///
 /// Exactness: references are counted by record, not by change, and each side remembers the
-/// last input offset it applied (per record or checksum, and per partition in
-/// `asset-records`), so replays after a crash or a rebalance count nothing twice. What a
+/// last input offset it applied (per record or checksum, and per input partition as the
+/// `AppliedOffsets` compose and schedule keep, in `asset-records` under the key
+/// `<prefix>record-changes#N` or `<prefix>asset-refs#N`; the old form, `LegacyAppliedOffset`,
+/// is still read on restore), so replays after a crash or a rebalance count nothing twice. What a
 /// batch or tick changes becomes final only once the runner reports it delivered; otherwise
 /// it is rolled back and redone. Both changelogs rely on every Herald topic having the same
 /// partition count, and on the range assignor giving an instance the same partition numbers
 /// of both inputs.
 public final class AssetLedgerProcessor: StageProcessor {
-    public let topics: Topics
+    public let topics: TopicNames
     /// The input topics' roles.
     let routes: TopicRoutes<Input>
     public let configuration: Configuration
@@ -44,7 +46,7 @@ public final class AssetLedgerProcessor: StageProcessor {
     /// due by it, milliseconds since 1970).
     public init(context: StageContext, configuration: Configuration = Configuration()) {
         self.logger = context.logger
-        let topics = Topics(context.catalog)
+        let topics = context.topics
         self.topics = topics
         let routes = TopicRoutes<Input>(stage: "assets", [topics.recordChanges: .recordChanges, topics.assetReferences: .assetReferences])
         self.routes = routes
@@ -81,7 +83,7 @@ public final class AssetLedgerProcessor: StageProcessor {
                     return []
                 }
             }
-            result.outputs += changed.outputs(topics, owned)
+            result.outputs += changed.outputs(topics, &owned)
             return result
         }
     }
@@ -136,7 +138,7 @@ public final class AssetLedgerProcessor: StageProcessor {
         let change: RecordChange
         do { change = try WireCodec().decode(RecordChange.self, from: value) } catch { throw .undecodable("\(error)") }
         owned.touch(records: message.partition)
-        guard let update = owned.records[message.partition, default: RecordAssetLedger()].apply(change, at: message.offset) else {
+        guard let update = owned.records[message.partition, default: RecordAssetLedger()].apply(change, at: message.position) else {
             return []
         }
         changed.records[message.partition, default: [:]].updateValue(update.state, forKey: update.record)
@@ -155,7 +157,7 @@ public final class AssetLedgerProcessor: StageProcessor {
             throw .invalid("key \(message.keyString ?? "null") is not the event's fileChecksum \(event.fileChecksum)")
         }
         owned.touch(assets: message.partition)
-        guard let entry = owned.assets[message.partition, default: AssetLedger()].apply(event, at: message.offset) else { return }
+        guard let entry = owned.assets[message.partition, default: AssetLedger()].apply(event, at: message.position) else { return }
         changed.entries[message.partition, default: [:]][entry.fileChecksum] = entry
     }
 
@@ -176,15 +178,17 @@ struct ChangedStates {
     var records: [Int32: [String: RecordAssets?]] = [:]
     var entries: [Int32: [String: AssetLedgerEntry]] = [:]
 
-    func outputs(_ topics: AssetLedgerProcessor.Topics, _ owned: AssetLedgerPartitions) -> [OutgoingMessage] {
+    /// The changed states and the applied offsets of their partitions, for `asset-records`
+    /// and `asset-ledger`; deletes the old-form applied-offset keys these replace.
+    func outputs(_ topics: TopicNames, _ owned: inout AssetLedgerPartitions) -> [OutgoingMessage] {
         var outputs: [OutgoingMessage] = []
         for (partition, states) in records.sorted(by: { $0.key < $1.key }) {
             for (record, state) in states.sorted(by: { $0.key < $1.key }) {
                 outputs.append(OutgoingMessage(
                     topic: topics.assetRecords, partition: partition, key: record, value: state.map { AssetLedgerProcessor.encode($0) }))
             }
-            if let offset = owned.records[partition]?.appliedThrough {
-                outputs.append(Self.watermark(.recordChanges, partition, offset, topics))
+            if let applied = owned.records[partition]?.applied {
+                outputs += Self.appliedOffsets(applied, of: topics.recordChanges, .recordChanges, partition, topics, &owned)
             }
         }
         for (partition, states) in entries.sorted(by: { $0.key < $1.key }) {
@@ -193,18 +197,28 @@ struct ChangedStates {
                     topic: topics.assetLedger, partition: partition, key: entry.fileChecksum,
                     value: AssetLedgerProcessor.encode(entry)))
             }
-            if let offset = owned.assets[partition]?.appliedThrough {
-                outputs.append(Self.watermark(.assetReferences, partition, offset, topics))
+            if let applied = owned.assets[partition]?.applied {
+                outputs += Self.appliedOffsets(applied, of: topics.assetReferences, .assetReferences, partition, topics, &owned)
             }
         }
         return outputs
     }
 
-    private static func watermark(
-        _ input: AppliedOffset.Input, _ partition: Int32, _ offset: Int64, _ topics: AssetLedgerProcessor.Topics
-    ) -> OutgoingMessage {
-        let applied = AppliedOffset(input: input, partition: partition, offset: offset)
-        return OutgoingMessage(
-            topic: topics.assetRecords, partition: partition, key: applied.key, value: AssetLedgerProcessor.encode(applied))
+    /// An input partition's applied offsets under its source (`herald.record-changes#3`),
+    /// then, the first time, a tombstone for the old-form key of the same input partition
+    /// (written after the new value, so a crash in between leaves both, never neither).
+    private static func appliedOffsets(
+        _ applied: AppliedOffsets, of topic: String, _ input: LegacyAppliedOffset.Input, _ partition: Int32,
+        _ topics: TopicNames, _ owned: inout AssetLedgerPartitions
+    ) -> [OutgoingMessage] {
+        let key = InputPosition.source(topic: topic, partition: partition)
+        guard !applied.bySource.isEmpty else { return [] }
+        var messages = [OutgoingMessage(
+            topic: topics.assetRecords, partition: partition, key: key, value: AssetLedgerProcessor.encode(applied))]
+        let legacyKey = input.key(partition)
+        if owned.takeLegacyKey(legacyKey) {
+            messages.append(OutgoingMessage(topic: topics.assetRecords, partition: partition, key: legacyKey, value: nil))
+        }
+        return messages
     }
 }

@@ -7,17 +7,17 @@ import Synchronization
 /// what it changed once the runner reports it delivered, `restore` reads the changelogs of
 /// newly assigned partitions and `revoke` drops partitions taken away.
 ///
-/// Not a `KeyedStateStore` itself: its state is per partition (the applied offset of each
+/// Not a `KeyedStateStore` itself: its state is per partition (the applied offsets of each
 /// input partition and the ledger of each side), it undoes in place (the cores' journals)
 /// instead of staging copies, it writes two changelogs, one of them mixing record states and
 /// applied offsets, and deletes keys with tombstones.
 final class AssetLedgerStore: Sendable {
     private let partitions = Mutex(AssetLedgerPartitions())
     private let changelog: ChangelogReader
-    private let topics: AssetLedgerProcessor.Topics
+    private let topics: TopicNames
     private let routes: TopicRoutes<AssetLedgerProcessor.Input>
 
-    init(topics: AssetLedgerProcessor.Topics, routes: TopicRoutes<AssetLedgerProcessor.Input>, changelog: ChangelogReader) {
+    init(topics: TopicNames, routes: TopicRoutes<AssetLedgerProcessor.Input>, changelog: ChangelogReader) {
         self.topics = topics
         self.routes = routes
         self.changelog = changelog
@@ -43,8 +43,8 @@ final class AssetLedgerStore: Sendable {
     }
 
     /// Restores the ledgers of newly assigned partitions from the changelogs' same
-    /// partition numbers: record states and both applied offsets from `asset-records`,
-    /// checksum entries from `asset-ledger`.
+    /// partition numbers: record states and both applied offsets from `asset-records` (of
+    /// the new form or the old, `LegacyAppliedOffset`), checksum entries from `asset-ledger`.
     /// - Throws: `PipelineError.corruptChangelog` or `changelogIncomplete`: the partitions
     ///   are not processed from a wrong state (the runner retries).
     func restore(_ assigned: [TopicPartition]) async throws {
@@ -58,14 +58,13 @@ final class AssetLedgerStore: Sendable {
             owned.rollback()
             for partition in recordPartitions {
                 owned.records[partition] = RecordAssetLedger(
-                    appliedThrough: restored.applied[AppliedOffset.Input.recordChanges.key(partition)],
-                    records: restored.records[partition] ?? [])
+                    applied: restored.applied(topics.recordChanges, partition), records: restored.records[partition] ?? [])
             }
             for partition in assetPartitions {
                 owned.assets[partition] = AssetLedger(
-                    appliedThrough: restored.applied[AppliedOffset.Input.assetReferences.key(partition)],
-                    entries: restored.entries[partition] ?? [])
+                    applied: restored.applied(topics.assetReferences, partition), entries: restored.entries[partition] ?? [])
             }
+            owned.restoreLegacyKeys(restored.legacyKeys, records: recordPartitions, assets: assetPartitions)
         }
     }
 

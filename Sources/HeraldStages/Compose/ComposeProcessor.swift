@@ -18,32 +18,12 @@ import Metrics
 /// batch changes is staged and only becomes the live state once the runner reports the batch
 /// delivered; a failed batch is recomputed from the state before it.
 public final class ComposeProcessor: StageProcessor {
-    public struct Topics: Sendable {
-        public var matches: String
-        public var badgeResets: String
-        public var scheduleFirings: String
-        public var notifications: String
-        public var composeState: String
-        /// Where the badge counts go (docs/ARCHITECTURE.md §5.4).
-        public var badges: String
-
-        /// The catalog's topics.
-        public init(_ catalog: TopicCatalog) {
-            matches = catalog.name(TopicCatalog.matches)
-            badgeResets = catalog.name(TopicCatalog.badgeResets)
-            scheduleFirings = catalog.name(TopicCatalog.scheduleFirings)
-            notifications = catalog.name(TopicCatalog.notifications)
-            composeState = catalog.name(TopicCatalog.composeState)
-            badges = catalog.name(TopicCatalog.badges)
-        }
-    }
-
     /// The role of an input topic.
     public enum Input: Sendable {
         case matches, badgeResets, scheduleFirings
     }
 
-    public let topics: Topics
+    public let topics: TopicNames
     /// The input topics' roles.
     let routes: TopicRoutes<Input>
     private let delivery: Delivery
@@ -57,7 +37,7 @@ public final class ComposeProcessor: StageProcessor {
     /// The stage without a `StageContext`, for tests that feed the processor directly, with
     /// no broker (the context needs a producer of one).
     init(
-        topics: Topics, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
+        topics: TopicNames, delivery: Delivery, users: UserDirectory, changelog: ChangelogReader,
         maxInputBytes: Int = 1 << 20, logger: Logger = Logger(label: "herald.compose"),
         now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
     ) {
@@ -76,7 +56,7 @@ public final class ComposeProcessor: StageProcessor {
     /// The compose stage over the context's catalog, changelog, logger and clock.
     public convenience init(context: StageContext, delivery: Delivery, users: UserDirectory, maxInputBytes: Int = 1 << 20) {
         self.init(
-            topics: Topics(context.catalog), delivery: delivery, users: users,
+            topics: context.topics, delivery: delivery, users: users,
             changelog: context.changelogReader(for: "compose"), maxInputBytes: maxInputBytes, logger: context.logger,
             now: context.clock)
     }
@@ -123,7 +103,7 @@ public final class ComposeProcessor: StageProcessor {
         var result = StageResult.each(batch) { message throws(Rejection.Reason) in
             let role = try routes.role(of: message)
             let value = try message.requiredValue(maxBytes: maxInputBytes)
-            let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            let position = message.position
             switch role {
             case .matches:
                 return try compose(Match.self, from: value, at: position, partition: message.partition)

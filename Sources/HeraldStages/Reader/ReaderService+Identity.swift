@@ -16,9 +16,9 @@ extension ReaderService {
         guard let clusterID = await askClusterID() else { return nil }
         let identity = StoreIdentity(
             clusterID: clusterQualifier.map { "\(clusterID)/\($0)" } ?? clusterID,
-            topics: Dictionary(uniqueKeysWithValues: topics.all.map { ($0, partitions) }))
+            topics: Dictionary(uniqueKeysWithValues: routes.topics.map { ($0, partitions) }))
         var watermarks: [TopicPartition: Watermarks] = [:]
-        for topicPartition in topics.all.flatMap({ topic in (0..<partitions).map { TopicPartition(topic, $0) } }) {
+        for topicPartition in routes.topics.flatMap({ topic in (0..<partitions).map { TopicPartition(topic, $0) } }) {
             watermarks[topicPartition] = try await consumer.watermarks(topicPartition)
         }
         do {

@@ -16,23 +16,6 @@ import ServiceLifecycle
 /// (undecodable, or its sequence taken by another notification) is dead-lettered, counted in
 /// `herald_reader_notifications_rejected_total` and fails readiness (`reader.store`).
 public final class ReaderService: Service, ReadinessReporting {
-    /// The topics the reader consumes (`HeraldStage.reader.inputTopics`).
-    public struct Topics: Sendable {
-        public var notifications: String
-        public var reads: String
-        /// `BadgeCount`s written by the compose stage.
-        public var badges: String
-
-        /// The catalog's topics.
-        public init(_ catalog: TopicCatalog) {
-            notifications = catalog.name(TopicCatalog.notifications)
-            reads = catalog.name(TopicCatalog.notificationReads)
-            badges = catalog.name(TopicCatalog.badges)
-        }
-
-        var all: [String] { [notifications, reads, badges] }
-    }
-
     /// The role of an input topic.
     enum Input: Sendable {
         case notifications, reads, badges
@@ -43,7 +26,7 @@ public final class ReaderService: Service, ReadinessReporting {
     let store: NotificationStore
     let consumer: KafkaConsumer
     private let producer: KafkaProducer
-    let topics: Topics
+    let topics: TopicNames
     /// The input topics' roles.
     let routes: TopicRoutes<Input>
     let partitions: Int32
@@ -68,13 +51,13 @@ public final class ReaderService: Service, ReadinessReporting {
         clusterQualifier: String? = nil, metrics: any MetricsFactory = MetricsSystem.factory,
         onChanges: @escaping @Sendable (StoreChanges) -> Void
     ) throws {
-        let topics = Topics(context.catalog)
+        let topics = context.topics
         self.store = store
         self.consumer = try context.makeConsumer(consumer)
         self.producer = context.producer
         self.topics = topics
         self.routes = TopicRoutes(
-            stage: "reader", [topics.notifications: .notifications, topics.reads: .reads, topics.badges: .badges])
+            stage: "reader", [topics.notifications: .notifications, topics.notificationReads: .reads, topics.badges: .badges])
         self.partitions = context.catalog.partitions
         self.deadLetterTopic = context.deadLetterTopic
         self.readiness = context.readiness

@@ -19,7 +19,7 @@ extension ScheduleProcessor {
             self.now = now
         }
 
-        private var topics: Topics { processor.topics }
+        private var topics: TopicNames { processor.topics }
 
         func state(_ recipient: String) -> UserSchedules {
             states[recipient] ?? UserSchedules(recipient: recipient)
@@ -30,7 +30,7 @@ extension ScheduleProcessor {
             if let value = message.value, value.count > processor.maxInputBytes {
                 throw .tooLarge("\(message.topic) record of \(value.count) bytes exceeds \(processor.maxInputBytes)")
             }
-            let position = InputPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            let position = message.position
             switch try processor.routes.role(of: message) {
             case .schedules: return try applySchedule(message, at: position)
             case .locations: return try applyLocation(message, at: position)

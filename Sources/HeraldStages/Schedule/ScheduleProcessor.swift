@@ -23,20 +23,6 @@ import Synchronization
 /// - Input must be on its recipient's partition (`KeyPartitioner` of the recipient):
 ///   anything else, or undecodable, goes to dead letters with the reason.
 public final class ScheduleProcessor: StageProcessor {
-    public struct Topics: Sendable {
-        public var schedules: String
-        public var locations: String
-        public var scheduleState: String
-        public var scheduleFirings: String
-
-        public init(_ catalog: TopicCatalog) {
-            schedules = catalog.name(TopicCatalog.schedules)
-            locations = catalog.name(TopicCatalog.locations)
-            scheduleState = catalog.name(TopicCatalog.scheduleState)
-            scheduleFirings = catalog.name(TopicCatalog.scheduleFirings)
-        }
-    }
-
     /// The role of an input topic.
     public enum Input: Sendable {
         case schedules, locations
@@ -51,7 +37,7 @@ public final class ScheduleProcessor: StageProcessor {
         var stagedZoneChecks: Set<String> = []
     }
 
-    public let topics: Topics
+    public let topics: TopicNames
     /// The input topics' roles.
     let routes: TopicRoutes<Input>
     public let partitions: Int32
@@ -71,7 +57,7 @@ public final class ScheduleProcessor: StageProcessor {
     public init(
         context: StageContext, users: UserDirectory, tickInterval: Duration = .seconds(1), maxInputBytes: Int = 1 << 20
     ) {
-        let topics = Topics(context.catalog)
+        let topics = context.topics
         self.topics = topics
         self.routes = TopicRoutes(stage: "schedule", [topics.schedules: .schedules, topics.locations: .locations])
         self.partitions = context.catalog.partitions

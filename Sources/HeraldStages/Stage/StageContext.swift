@@ -36,6 +36,9 @@ public struct StageContext: Sendable {
     /// The full name of a catalog topic.
     public func name(_ topic: TopicCatalog.Topic) -> String { catalog.name(topic) }
 
+    /// The full names of the catalog's topics.
+    public var topics: TopicNames { catalog.names }
+
     /// The dead-letter topic.
     public var deadLetterTopic: String { catalog.name(TopicCatalog.deadLetters) }
 

@@ -105,41 +105,41 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one subscription.")
+    /// Where the API is and which database: what `list` addresses.
+    struct DatabaseOptions: ParsableArguments {
         @OptionGroup var api: APIOptions
         @Option var database = "private"
+
+        /// Sends `method` to the database's subscriptions (`id`: to one of them) and prints the answer.
+        func request(_ method: String, id: String? = nil) async throws {
+            try await api.request(method, "\(database)/subscriptions" + (id.map { "/\($0)" } ?? ""))
+        }
+    }
+
+    /// The database's options and `--id`: what `get` and `delete` address.
+    struct SubscriptionOptions: ParsableArguments {
+        @OptionGroup var database: DatabaseOptions
         @Option var id: String
 
-        func run() async throws {
-            try await reportingFailures {
-                try await api.request("GET", "\(database)/subscriptions/\(id)")
-            }
-        }
+        /// Sends `method` to the subscription and prints the answer.
+        func request(_ method: String) async throws { try await database.request(method, id: id) }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one subscription.")
+        @OptionGroup var subscription: SubscriptionOptions
+        func run() async throws { try await reportingFailures { try await subscription.request("GET") } }
     }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the user's subscriptions in a database.")
-        @OptionGroup var api: APIOptions
-        @Option var database = "private"
-
-        func run() async throws {
-            try await reportingFailures {
-                try await api.request("GET", "\(database)/subscriptions")
-            }
-        }
+        @OptionGroup var subscriptions: DatabaseOptions
+        func run() async throws { try await reportingFailures { try await subscriptions.request("GET") } }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a subscription.")
-        @OptionGroup var api: APIOptions
-        @Option var database = "private"
-        @Option var id: String
-
-        func run() async throws {
-            try await reportingFailures {
-                try await api.request("DELETE", "\(database)/subscriptions/\(id)")
-            }
-        }
+        @OptionGroup var subscription: SubscriptionOptions
+        func run() async throws { try await reportingFailures { try await subscription.request("DELETE") } }
     }
 }

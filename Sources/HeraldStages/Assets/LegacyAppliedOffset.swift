@@ -1,31 +1,25 @@
-/// How far the asset ledger has applied one input partition: the value of the
-/// `asset-records` keys `record-changes#N` and `asset-refs#N`, written with the states a
-/// batch changed on that partition.
-///
-/// Records and files that went away leave only tombstones, so their own `lastOffset` is
-/// gone; this watermark is what still tells a replayed input from a new one after a
-/// restart. The keys contain no `/`, so they are never a record's key
-/// (`container/database/zoneOwner/zoneName/recordName`).
+/// How far the asset ledger had applied one input partition, in the form written before it
+/// kept the `AppliedOffsets` compose and schedule keep: the value of the `asset-records`
+/// keys `record-changes#N` and `asset-refs#N` (without the topic prefix). Only read, on
+/// restore, so that an upgrade from such a changelog counts nothing twice; the first
+/// applied offsets of the new form written for the partition delete the old key.
 ///
 /// ```json
 /// {"input": "record-changes", "partition": 3, "offset": 1207}
 /// ```
-struct AppliedOffset: Sendable, Hashable, Codable {
+struct LegacyAppliedOffset: Sendable, Hashable, Decodable {
     /// Which input the offset is of.
     enum Input: String, Sendable, Hashable, Codable, CaseIterable {
         case recordChanges = "record-changes"
         case assetReferences = "asset-refs"
+
+        /// The old changelog key of this input's partition, e.g. `record-changes#3`.
+        func key(_ partition: Int32) -> String { "\(rawValue)#\(partition)" }
     }
 
     var input: Input
     var partition: Int32
     var offset: Int64
-
-    init(input: Input, partition: Int32, offset: Int64) {
-        self.input = input
-        self.partition = partition
-        self.offset = offset
-    }
 
     /// The changelog key, e.g. `record-changes#3`.
     var key: String { input.key(partition) }
