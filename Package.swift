@@ -185,6 +185,7 @@ let package = Package(
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
+        .testTarget(name: "HeraldBenchmarksTests", dependencies: ["HeraldBenchmarks"]),
         .testTarget(
             name: "HeraldReaderTests",
             dependencies: [

@@ -167,25 +167,4 @@ public struct ReaderBenchmark {
         }
         return nil
     }
-
-    /// The Markdown table `herald bench reader` prints.
-    public func table(_ result: (health: Load, fetch: Load)) -> String {
-        func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-            let fill = String(repeating: " ", count: max(0, width - text.count))
-            return left ? text + fill : fill + text
-        }
-        func row(_ name: String, _ load: Load) -> String {
-            "| \(pad(name, 36, left: true)) | \(pad(String(format: "%.0f", load.requestsPerSecond), 9)) | "
-                + "\(pad(load.p50, 7)) | \(pad(load.p99, 7)) | \(load.errors ?? "none") |"
-        }
-        return """
-            Reader API on loopback, wrk -t\(Self.threads(connections)) -c\(connections) -d\(seconds)s (a separate process on the same 2 cores),
-            \(users) users × \(perUser) notifications in SQLite (WAL); each fetch: a random user's bearer token, resultsLimit \(pageSize).
-
-            | request                              | req/s     | p50     | p99     | errors |
-            |--------------------------------------|----------:|--------:|--------:|--------|
-            \(row("GET /health/live (baseline)", result.health))
-            \(row("POST …/notifications/changes", result.fetch))
-            """
-    }
 }
