@@ -38,16 +38,22 @@ public struct PipelineBenchmark: Sendable {
     }
 
     /// Measures the one-hop pass-through, Herald (maximum rate, then paced), and the
-    /// same-topology relay, on one embedded broker.
+    /// same-topology relay (which replays Herald's messages, so it runs last), on one
+    /// embedded broker.
     /// - Throws: `BenchmarkError` when messages or notifications do not arrive.
     public func run() async throws -> PipelineReport {
         let counter = AllocationCounter.preloaded()
         let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
         let oneHop = try await OneHopPassThrough(benchmark: self, environment: environment, counter: counter).run()
-        let herald = try await HeraldPipelineRun(benchmark: self, environment: environment, counter: counter).run()
-        return PipelineReport(
+        let heraldRun = HeraldPipelineRun(benchmark: self, environment: environment, counter: counter)
+        let herald = try await heraldRun.run()
+        let same = try await SameTopologyRelay(benchmark: self, environment: environment, counter: counter)
+            .run(replaying: heraldRun.catalog)
+        var report = PipelineReport(
             changes: settings.changes, subscriptions: settings.subscriptions, partitions: settings.partitions,
-            herald: herald.path, sameTopology: nil, oneHop: oneHop, paced: herald.paced)
+            herald: herald.path, sameTopology: same.path, oneHop: oneHop, paced: herald.paced)
+        (report.matchBytes, report.notificationBytes) = (same.matchBytes, same.notificationBytes)
+        return report
     }
 
     /// Record change number `index`, as JSON on topic `record-changes`: it fires

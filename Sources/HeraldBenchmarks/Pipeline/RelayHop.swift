@@ -27,21 +27,30 @@ struct RelayHop: Sendable {
     let logger: Logger
 
     /// Relays `count` messages, giving up after `timeout`.
+    /// - Parameter onPolling: called once, when the first poll returned (the hop is consuming).
     /// - Returns: when the first message was consumed.
     /// - Throws: `BenchmarkError` when fewer arrive in time, or what Kafka or the store throws.
-    func run(count: Int, timeout: Duration = .seconds(600)) async throws -> ContinuousClock.Instant {
+    func run(
+        count: Int, timeout: Duration = .seconds(600), onPolling: @Sendable () -> Void = {}
+    ) async throws -> ContinuousClock.Instant {
         let consumer = try KafkaConsumer(
             configuration: environment.consumerConfiguration(groupID: name, clientID: name), logger: logger)
         try consumer.assign((0..<partitions).map { TopicPartitionOffset(input, $0, .beginning) })
         var relayed = 0
         var first: ContinuousClock.Instant?
+        var polled = false
         let deadline = ContinuousClock.now + timeout
         while relayed < count {
             guard ContinuousClock.now < deadline else {
                 await consumer.close()
                 throw BenchmarkError("\(name): only \(relayed) of \(count) messages arrived from \(input)")
             }
-            for case .messages(let batch) in await consumer.poll() {
+            let events = await consumer.poll()
+            if !polled {
+                polled = true
+                onPolling()
+            }
+            for case .messages(let batch) in events {
                 if first == nil { first = .now }
                 try await deliver(batch, numberedFrom: relayed)
                 _ = try consumer.store(batch)

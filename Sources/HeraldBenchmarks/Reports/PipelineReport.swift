@@ -11,7 +11,8 @@ import Foundation
 /// `herald_p50_ms`, `herald_p99_ms`, `herald_max_ms` (produce → stored row); the paced run's
 /// `paced_rate_per_s` (asked), `paced_achieved_per_s`, `paced_seconds`, `paced_changes`,
 /// `paced_probes`, `paced_p50_ms`, `paced_p99_ms`, `paced_max_ms` (produce → fetchable over
-/// HTTP). What was not measured is null.
+/// HTTP); `match_bytes`, `notification_bytes` (average sizes of Herald's messages). What
+/// was not measured is null.
 public struct PipelineReport: BenchmarkReport {
     /// One path's maximum rate and what it cost.
     public struct Path: Sendable {
@@ -40,6 +41,18 @@ public struct PipelineReport: BenchmarkReport {
     public var sameTopology: Path?
     public var oneHop: Path
     public var paced: Paced?
+    /// The average size of Herald's `matches` and `notifications` messages (what the
+    /// same-topology relay replays), in bytes.
+    public var matchBytes: Double?
+    public var notificationBytes: Double?
+
+    /// A report of the paths' measurements; message sizes are set apart.
+    public init(
+        changes: Int, subscriptions: Int, partitions: Int32, herald: Path, sameTopology: Path?, oneHop: Path, paced: Paced?
+    ) {
+        (self.changes, self.subscriptions, self.partitions) = (changes, subscriptions, partitions)
+        (self.herald, self.sameTopology, self.oneHop, self.paced) = (herald, sameTopology, oneHop, paced)
+    }
 
     /// Herald ÷ the same-topology relay (the headline), and ÷ the one-hop pass-through.
     public var sameTopologyRatio: Double? { sameTopology.map { ratio(herald.changesPerSecond, $0.changesPerSecond) } }
@@ -57,6 +70,8 @@ public struct PipelineReport: BenchmarkReport {
         }
         try container.encode(sameTopologyRatio, forKey: "same_topology_ratio")
         try container.encode(oneHopRatio, forKey: "one_hop_ratio")
+        try container.encode(matchBytes, forKey: "match_bytes")
+        try container.encode(notificationBytes, forKey: "notification_bytes")
         try container.encode(herald.latency?.p50.milliseconds, forKey: "herald_p50_ms")
         try container.encode(herald.latency?.p99.milliseconds, forKey: "herald_p99_ms")
         try container.encode(herald.latency?.max.milliseconds, forKey: "herald_max_ms")
@@ -93,6 +108,8 @@ public struct PipelineReport: BenchmarkReport {
             "|---------------|----------:|--------------:|--------------:|-------------------:|------------:|------------:|",
             row("Herald", herald), row("same topology", sameTopology), row("one hop", oneHop),
             "",
+            "Herald's messages (relayed by same topology): match \(Self.bytes(matchBytes)), notification \(Self.bytes(notificationBytes)) on average;",
+            "Herald also writes its compose state changelog and badge counts, which the relay does not.",
             "Herald / same topology: \(sameTopologyRatio.map { String(format: "%.2f×", $0) } ?? "not measured")",
             "Herald / one hop:       \(String(format: "%.2f×", oneHopRatio))",
         ]
@@ -109,6 +126,10 @@ public struct PipelineReport: BenchmarkReport {
     private static func ms(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         return milliseconds < 10 ? String(format: "%.1f ms", milliseconds) : String(format: "%.0f ms", milliseconds)
+    }
+
+    private static func bytes(_ value: Double?) -> String {
+        value.map { String(format: "%.0f B", $0) } ?? "not measured"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
