@@ -70,7 +70,7 @@ public struct ReaderBenchmark {
         let authenticator = try await APIAuthenticator(secret: jwtSecret)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }
-            let bound = try await Self.port(of: runtime)
+            let bound = try await runtime.listeningPort()
             var tokens: [String] = []
             for user in 0..<users { tokens.append(try await authenticator.issueToken(user: "_u\(user)", container: Self.container)) }
             let script = directory.appendingPathComponent("fetch.lua")
@@ -82,15 +82,6 @@ public struct ReaderBenchmark {
             try store.close()
             return (health, fetch)
         }
-    }
-
-    /// The port `runtime`'s HTTP server listens on, once it does (within 30 s).
-    private static func port(of runtime: HeraldRuntime) async throws -> Int {
-        for _ in 0..<1_200 {
-            if let port = runtime.httpPort { return port }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw BenchmarkError("the benchmark's HTTP server did not start")
     }
 
     /// `users` streams of `perUser` notifications each.

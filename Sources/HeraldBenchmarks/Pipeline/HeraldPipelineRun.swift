@@ -53,25 +53,35 @@ struct HeraldPipelineRun {
     private func measure(_ runtime: HeraldRuntime) async throws -> Outcome {
         try await subscribe(runtime)
         guard let store = runtime.store else { throw BenchmarkError("the pipeline stages did not start") }
+        let topic = catalog.name(TopicCatalog.recordChanges)
         let path = try await ChangeFeed(
-            benchmark: benchmark, topic: catalog.name(TopicCatalog.recordChanges), producer: runtime.producer,
-            store: store, counter: counter).run()
-        return Outcome(path: path, paced: nil)
+            benchmark: benchmark, topic: topic, producer: runtime.producer, store: store, counter: counter).run()
+        let settings = benchmark.settings
+        guard settings.pacedSeconds > 0 else { return Outcome(path: path, paced: nil) }
+        let paced = try await PacedLoad(
+            benchmark: benchmark, producer: runtime.producer, topic: topic, httpPort: try await runtime.listeningPort(),
+            rate: settings.pacedRate ?? max(1, path.changesPerSecond / 2), seconds: settings.pacedSeconds,
+            firstChange: settings.changes
+        ).run()
+        return Outcome(path: path, paced: paced)
     }
 
-    /// Registers the subscriptions (`s0`… with `category == 'c0'`…, ~10 per user) and
-    /// waits until the match stage holds them all.
+    /// Registers the subscriptions (`s0`… with `category == 'c0'`…, ~10 per user, and one
+    /// per probe user of the paced run) and waits until the match stage holds them all.
     private func subscribe(_ runtime: HeraldRuntime) async throws {
         let codec = WireCodec()
-        let count = benchmark.settings.subscriptions
-        let messages = try (0..<count).map { k in
+        func message(_ id: String, owner: String, category: String) throws -> OutgoingMessage {
             let subscription = Subscription(
-                subscriptionID: "s\(k)", subscriptionType: .query, container: "iCloud.bench", database: .public,
-                ownerRecordName: "_u\(k % 1_000)", query: SubscriptionQuery(recordType: "Item", predicate: "category == 'c\(k)'"),
+                subscriptionID: id, subscriptionType: .query, container: PacedLoad.container, database: .public,
+                ownerRecordName: owner, query: SubscriptionQuery(recordType: "Item", predicate: "category == '\(category)'"),
                 firesOn: [.create], notificationInfo: NotificationInfo(alertBody: "New item", shouldBadge: true, desiredKeys: ["title"]))
             return OutgoingMessage(
                 topic: catalog.name(TopicCatalog.subscriptions), key: subscription.partitionKey, value: try codec.encode(subscription))
         }
+        let regular = benchmark.settings.subscriptions
+        let messages = try (0..<regular).map { try message("s\($0)", owner: "_u\($0 % 1_000)", category: "c\($0)") }
+            + (0..<PacedLoad.probeUsers).map { try message("probe-s\($0)", owner: "_probe\($0)", category: PacedLoad.probeCategory($0)) }
+        let count = messages.count
         _ = try await runtime.producer.send(messages)
         guard let table = runtime.table else { throw BenchmarkError("the pipeline stages did not start") }
         let deadline = ContinuousClock.now + .seconds(300)

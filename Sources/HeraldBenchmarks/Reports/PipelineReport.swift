@@ -115,10 +115,11 @@ public struct PipelineReport: BenchmarkReport {
         ]
         if let paced {
             lines.append(String(
-                format: "Paced: %.0f changes/s asked, %.0f produced, for %.1f s (%d changes); produce → fetchable over HTTP "
-                    + "(POST …/notifications/changes), %d probes: p50 %@, p99 %@, max %@",
-                paced.rate, paced.achievedRate, paced.seconds, paced.changes, paced.latency.count,
-                Self.ms(paced.latency.p50), Self.ms(paced.latency.p99), Self.ms(paced.latency.max)))
+                format: "Paced, produce → fetchable over HTTP (POST …/notifications/changes): %.0f changes/s asked, %.0f produced, for %.1f s (%d changes);",
+                paced.rate, paced.achievedRate, paced.seconds, paced.changes))
+            lines.append(String(
+                format: "%d probes: p50 %@, p99 %@, max %@", paced.latency.count, Self.ms(paced.latency.p50),
+                Self.ms(paced.latency.p99), Self.ms(paced.latency.max)))
         }
         return lines.joined(separator: "\n")
     }
