@@ -89,14 +89,18 @@ broker: build
 # JSON report to $(BENCH_OUT)/<name>.json instead (one object per file, for scripts and CI).
 BENCH_OUT    ?= .build/bench
 BENCH_JSON   ?=
-bench_run     = $(if $(BENCH_JSON),mkdir -p $(BENCH_OUT) && $(HERALD_REL) bench $(1) --json > $(BENCH_OUT)/$(1).json && cat $(BENCH_OUT)/$(1).json,$(HERALD_REL) bench $(1))
+bench_run     = $(if $(BENCH_JSON),mkdir -p $(BENCH_OUT) && $(2) $(HERALD_REL) bench $(1) --json > $(BENCH_OUT)/$(1).json && cat $(BENCH_OUT)/$(1).json,$(2) $(HERALD_REL) bench $(1))
+# The pipeline benchmark counts allocations through ordo-one/malloc-interposer, preloaded
+# (product HeraldAllocationCounter builds it; herald itself never links it).
+ALLOC_PRELOAD = LD_PRELOAD=$(CURDIR)/.build/release/libMallocInterposerSwift.so
 
 bench: deps
 	$(SWIFT) build -c release --product herald
+	$(SWIFT) build -c release --product HeraldAllocationCounter
 	$(call bench_run,kafka)
 	$(call bench_run,matcher)
 	$(call bench_run,payload)
-	$(call bench_run,pipeline)
+	$(call bench_run,pipeline,$(ALLOC_PRELOAD))
 	@command -v wrk >/dev/null || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq wrk; }
 	$(call bench_run,reader)
 

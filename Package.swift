@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "HeraldScheduler", targets: ["HeraldScheduler"]),
         .library(name: "HeraldPayload", targets: ["HeraldPayload"]),
         .library(name: "HeraldReader", targets: ["HeraldReader"]),
+        // Built for `herald bench pipeline`'s allocation counts only, never linked into `herald`:
+        // run the benchmark with LD_PRELOAD=.build/release/libMallocInterposerSwift.so (make bench).
+        .library(name: "HeraldAllocationCounter", type: .dynamic, targets: ["HeraldAllocationCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -27,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // System library over Debian's librdkafka-dev (pkg-config `rdkafka`). Never vendored.
@@ -128,6 +132,12 @@ let package = Package(
                 "HeraldApp",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The malloc interposer the pipeline benchmark counts allocations with (see
+        // HeraldBenchmarks' AllocationCounter): a product of its own so `herald` never links it.
+        .target(
+            name: "HeraldAllocationCounter",
+            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")]
         ),
         .executableTarget(
             name: "herald",
