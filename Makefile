@@ -90,9 +90,9 @@ broker: build
 BENCH_OUT    ?= .build/bench
 BENCH_JSON   ?=
 bench_run     = $(if $(BENCH_JSON),mkdir -p $(BENCH_OUT) && $(2) $(HERALD_REL) bench $(1) --json > $(BENCH_OUT)/$(1).json && cat $(BENCH_OUT)/$(1).json,$(2) $(HERALD_REL) bench $(1))
-# The pipeline benchmark counts allocations through ordo-one/malloc-interposer, preloaded
-# (product HeraldAllocationCounter builds it; herald itself never links it).
-ALLOC_PRELOAD = LD_PRELOAD=$(CURDIR)/.build/release/libMallocInterposerSwift.so
+# The pipeline benchmark counts allocations with libHeraldAllocationCounter.so preloaded
+# (herald itself never links it).
+ALLOC_PRELOAD = LD_PRELOAD=$(CURDIR)/.build/release/libHeraldAllocationCounter.so
 
 bench: deps
 	$(SWIFT) build -c release --product herald

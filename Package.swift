@@ -16,7 +16,7 @@ let package = Package(
         .library(name: "HeraldPayload", targets: ["HeraldPayload"]),
         .library(name: "HeraldReader", targets: ["HeraldReader"]),
         // Built for `herald bench pipeline`'s allocation counts only, never linked into `herald`:
-        // run the benchmark with LD_PRELOAD=.build/release/libMallocInterposerSwift.so (make bench).
+        // run the benchmark with LD_PRELOAD=.build/release/libHeraldAllocationCounter.so (make bench).
         .library(name: "HeraldAllocationCounter", type: .dynamic, targets: ["HeraldAllocationCounter"]),
     ],
     dependencies: [
@@ -30,7 +30,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // System library over Debian's librdkafka-dev (pkg-config `rdkafka`). Never vendored.
@@ -133,12 +132,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The malloc interposer the pipeline benchmark counts allocations with (see
-        // HeraldBenchmarks' AllocationCounter): a product of its own so `herald` never links it.
-        .target(
-            name: "HeraldAllocationCounter",
-            dependencies: [.product(name: "MallocInterposerSwift", package: "malloc-interposer")]
-        ),
+        // The allocation counter the pipeline benchmark preloads (see HeraldBenchmarks'
+        // AllocationCounter): a product of its own so `herald` never links it.
+        .target(name: "HeraldAllocationCounter"),
         .executableTarget(
             name: "herald",
             dependencies: [

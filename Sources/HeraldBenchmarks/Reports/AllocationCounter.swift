@@ -4,37 +4,27 @@ import Glibc
 import Darwin
 #endif
 
-/// Counts the process's heap allocations through ordo-one/malloc-interposer, when its
-/// library is preloaded: `LD_PRELOAD=.build/release/libMallocInterposerSwift.so herald bench
-/// pipeline` (`make bench` does so). glibc itself counts no allocations — `mallinfo2` gives
-/// bytes in use, not calls, and its malloc hooks are gone since 2.34 — so calls are counted
-/// by interposing `malloc` and friends, which a preloaded library does for every library in
-/// the process (librdkafka, SQLite, Foundation, the Swift runtime). The interposer is found
-/// with `dlsym` rather than linked, so `herald` itself never carries it: without the
-/// preload the benchmark reports no allocation counts (JSON null) instead of wrong ones.
+/// Counts the process's heap allocation calls through `libHeraldAllocationCounter.so` (target
+/// HeraldAllocationCounter), when it is preloaded:
+/// `LD_PRELOAD=.build/release/libHeraldAllocationCounter.so herald bench pipeline` (`make
+/// bench` does so). glibc itself counts no allocation calls, so the preloaded library
+/// interposes them for every library in the process (librdkafka, SQLite, Foundation, the
+/// Swift runtime); see its source for why it is not ordo-one/malloc-interposer. It is found
+/// with `dlsym` rather than linked, so `herald` itself never carries it: without the preload
+/// the benchmark reports no allocation counts (JSON null) instead of wrong ones.
 struct AllocationCounter: @unchecked Sendable {
-    // @unchecked: the two C function pointers are immutable and point at code; the
-    // interposer's counters are per-thread blocks it sums under its own mutex.
-    private typealias Statistics = @convention(c) (
-        UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?,
-        UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?, UnsafeMutablePointer<Int64>?
-    ) -> Void
-    private let statistics: Statistics
+    // @unchecked: the C function pointer is immutable and points at code; the counter it
+    // reads is an atomic.
+    private typealias Count = @convention(c) () -> UInt64
+    private let count: Count
 
-    /// The preloaded interposer, counting from now on; nil when it is not loaded.
+    /// The preloaded counter; nil when it is not loaded.
     static func preloaded() -> AllocationCounter? {
         // A nil handle is RTLD_DEFAULT: every object loaded into the process.
-        guard let enable = dlsym(nil, "malloc_interposer_enable"),
-              let statistics = dlsym(nil, "malloc_interposer_get_stats")
-        else { return nil }
-        unsafeBitCast(enable, to: (@convention(c) () -> Void).self)()
-        return AllocationCounter(statistics: unsafeBitCast(statistics, to: Statistics.self))
+        guard let count = dlsym(nil, "herald_allocation_count") else { return nil }
+        return AllocationCounter(count: unsafeBitCast(count, to: Count.self))
     }
 
     /// Allocation calls (malloc, calloc, realloc, aligned allocations) counted so far.
-    func allocations() -> Int {
-        var (count, bytes, small, large, frees, freed) = (Int64(0), Int64(0), Int64(0), Int64(0), Int64(0), Int64(0))
-        statistics(&count, &bytes, &small, &large, &frees, &freed)
-        return Int(count)
-    }
+    func allocations() -> Int { Int(truncatingIfNeeded: count()) }
 }

@@ -102,7 +102,7 @@ public struct PipelineReport: BenchmarkReport {
             "topics and hops (record-changes → matches → notifications → store rows) relaying Herald's own messages, no",
             "matching, composing or localizing. one hop = consume + produce each change once, acknowledged. All in the same run.",
             "CPU = user + system time of the whole process (the embedded broker included) per change; allocations = malloc",
-            "calls per change (n/a unless run with LD_PRELOAD=…/libMallocInterposerSwift.so). Latency = produce → stored row.",
+            "calls per change (n/a unless run with LD_PRELOAD=…/libHeraldAllocationCounter.so). Latency = produce → stored row.",
             "",
             "| path          | changes/s | Herald ÷ path | CPU µs/change | allocations/change | p50 latency | p99 latency |",
             "|---------------|----------:|--------------:|--------------:|-------------------:|------------:|------------:|",
