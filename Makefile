@@ -85,14 +85,24 @@ run: build
 broker: build
 	$(HERALD_DEBUG) broker
 
+# `make bench` prints every benchmark's table; `make bench BENCH_JSON=1` writes each one's
+# JSON report to $(BENCH_OUT)/<name>.json instead (one object per file, for scripts and CI).
+BENCH_OUT    ?= .build/bench
+BENCH_JSON   ?=
+bench_run     = $(if $(BENCH_JSON),mkdir -p $(BENCH_OUT) && $(2) $(HERALD_REL) bench $(1) --json > $(BENCH_OUT)/$(1).json && cat $(BENCH_OUT)/$(1).json,$(2) $(HERALD_REL) bench $(1))
+# The pipeline benchmark counts allocations with libHeraldAllocationCounter.so preloaded
+# (herald itself never links it).
+ALLOC_PRELOAD = LD_PRELOAD=$(CURDIR)/.build/release/libHeraldAllocationCounter.so
+
 bench: deps
 	$(SWIFT) build -c release --product herald
-	$(HERALD_REL) bench kafka
-	$(HERALD_REL) bench matcher
-	$(HERALD_REL) bench payload
-	$(HERALD_REL) bench pipeline
+	$(SWIFT) build -c release --product HeraldAllocationCounter
+	$(call bench_run,kafka)
+	$(call bench_run,matcher)
+	$(call bench_run,payload)
+	$(call bench_run,pipeline,$(ALLOC_PRELOAD))
 	@command -v wrk >/dev/null || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq wrk; }
-	$(HERALD_REL) bench reader
+	$(call bench_run,reader)
 
 clean:
 	rm -rf .build .venv-deploy .venv-openapi .venv-schemathesis

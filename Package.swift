@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "HeraldScheduler", targets: ["HeraldScheduler"]),
         .library(name: "HeraldPayload", targets: ["HeraldPayload"]),
         .library(name: "HeraldReader", targets: ["HeraldReader"]),
+        // Built for `herald bench pipeline`'s allocation counts only, never linked into `herald`:
+        // run the benchmark with LD_PRELOAD=.build/release/libHeraldAllocationCounter.so (make bench).
+        .library(name: "HeraldAllocationCounter", type: .dynamic, targets: ["HeraldAllocationCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -129,6 +132,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The allocation counter the pipeline benchmark preloads (see HeraldBenchmarks'
+        // AllocationCounter): a product of its own so `herald` never links it.
+        .target(name: "HeraldAllocationCounter"),
         .executableTarget(
             name: "herald",
             dependencies: [
@@ -185,6 +191,7 @@ let package = Package(
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
+        .testTarget(name: "HeraldBenchmarksTests", dependencies: ["HeraldBenchmarks"]),
         .testTarget(
             name: "HeraldReaderTests",
             dependencies: [

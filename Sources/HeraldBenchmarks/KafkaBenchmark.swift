@@ -136,21 +136,4 @@ public struct KafkaBenchmark {
     private func rate(since start: ContinuousClock.Instant) -> Double {
         Double(messages) / (ContinuousClock.now - start).seconds
     }
-
-    /// The Markdown table `herald bench kafka` prints.
-    public static func table(_ results: [Result], messages: Int, size: Int, partitions: Int32, rounds: Int) -> String {
-        var lines = [
-            "Kafka throughput, embedded broker, \(messages) messages × \(size) B, \(partitions) partitions, best of \(rounds)",
-            "",
-            "| path    | raw librdkafka (msg/s) | HeraldKafka (msg/s) | HeraldKafka / raw |",
-            "|---------|-----------------------:|--------------------:|------------------:|",
-        ]
-        for result in results {
-            let ratio = result.raw > 0 ? result.herald / result.raw : 0
-            lines.append(String(
-                format: "| %@ | %22.0f | %19.0f | %16.1f%% |",
-                result.path.padding(toLength: 7, withPad: " ", startingAt: 0), result.raw, result.herald, ratio * 100))
-        }
-        return lines.joined(separator: "\n")
-    }
 }

@@ -5,14 +5,19 @@ import HeraldModel
 /// Changes matched per second on one core against a realistic subscription mix, with the
 /// index and with a scan of every subscription (the baseline, same run).
 public struct MatcherBenchmark {
-    /// The measurements at one subscription count.
-    public struct Row: Sendable {
+    /// The measurements at one subscription count (`scanned_per_s` absent above the scan limit).
+    public struct Row: Sendable, Encodable {
         public var subscriptions: Int
         public var indexed: Double
         public var withMessages: Double
         public var scanned: Double?
         public var bytesPerSubscription: Double
         public var matchesPerChange: Double
+
+        enum CodingKeys: String, CodingKey {
+            case subscriptions, indexed = "indexed_per_s", withMessages = "with_messages_per_s", scanned = "scanned_per_s"
+            case bytesPerSubscription = "bytes_per_subscription", matchesPerChange = "matches_per_change"
+        }
     }
 
     let changes: Int
@@ -146,31 +151,4 @@ public struct MatcherBenchmark {
         for change in sample { fired += body(change) }
         return (Double(sample.count) / start.duration(to: .now).seconds, fired)
     }
-
-    /// The Markdown table `herald bench matcher` prints.
-    public static func table(_ rows: [Row]) -> String {
-        var lines = [
-            "Matcher, one core, one (container, database, record type) bucket. Mix: equality 40%, IN 20%, range 15%,",
-            "BEGINSWITH 10%, tokens 5%, geo radius 5%, beyond-CloudKit shapes (LIKE, ENDSWITH, substring, OR) 5%.",
-            "indexed = decide which subscriptions fire; + messages = also build each Match (copies, UUIDv5 ID);",
-            "scan = evaluate every subscription of the bucket (the baseline, same run, same changes).",
-            "",
-            "| subscriptions | indexed (changes/s) | + messages (changes/s) | scan all (changes/s) | speed-up | cost vs first row | bytes/subscription | fired/change |",
-            "|--------------:|--------------------:|-----------------------:|---------------------:|---------:|------------------:|-------------------:|-------------:|",
-        ]
-        let base = rows.first?.indexed ?? 1
-        for row in rows {
-            let scan = row.scanned.map { String(format: "%.0f", $0) } ?? "-"
-            let speedUp = row.scanned.map { String(format: "%.0f×", row.indexed / $0) } ?? "-"
-            lines.append(String(
-                format: "| %13d | %19.0f | %22.0f | %@ | %@ | %16.2f× | %18.0f | %12.2f |",
-                row.subscriptions, row.indexed, row.withMessages, pad(scan, 20), pad(speedUp, 8), base / row.indexed,
-                row.bytesPerSubscription, row.matchesPerChange))
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-private func pad(_ text: String, _ width: Int) -> String {
-    String(repeating: " ", count: max(0, width - text.count)) + text
 }

@@ -15,7 +15,7 @@ public struct PayloadBenchmark {
     }
 
     /// The measurements of one shape.
-    public struct Row: Sendable {
+    public struct Row: Sendable, Encodable {
         public var shape: String
         public var count: Int
         public var composed: Double
@@ -24,6 +24,11 @@ public struct PayloadBenchmark {
         public var payloadBytes: Int
         public var notificationBytes: Int
         public var pruned: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case shape, count, composed = "compose_per_s", composedAndEncoded = "compose_encode_per_s"
+            case encodedOnly = "encode_only_per_s", payloadBytes = "push_bytes", notificationBytes = "notification_bytes", pruned
+        }
     }
 
     /// Notifications per measurement; `nil`: calibrated to about 2 s per row.
@@ -171,26 +176,5 @@ public struct PayloadBenchmark {
         let start = ContinuousClock.now
         try body()
         return start.duration(to: .now).seconds
-    }
-
-    /// The Markdown table `herald bench payload` prints.
-    public static func table(_ rows: [Row]) -> String {
-        var lines = [
-            "Payload, one core, 64 distinct changes per shape cycled. small = body only; typical = title key + body key",
-            "with 2 args + 3 desired keys + badge + sound, rendered in fr from an en/fr/de .strings catalog; oversized =",
-            "~9 KB of texts pruned to 4096 bytes. compose = NotificationComposer.compose (values, localization, push",
-            "encoded and fitted to the limit); + encode = also WireCodec-encode the full notification (what the compose",
-            "stage writes); encode only = WireCodec-encode the already composed notification (the baseline, same run).",
-            "",
-            "| shape     | compose (notifications/s) | µs/notification | + encode (notifications/s) | encode only (notifications/s) | compose ÷ encode-only cost | push bytes | notification bytes | pruned |",
-            "|-----------|--------------------------:|----------------:|---------------------------:|------------------------------:|---------------------------:|-----------:|-------------------:|:------:|",
-        ]
-        for row in rows {
-            lines.append(String(
-                format: "| %@ | %25.0f | %15.2f | %26.0f | %29.0f | %25.2f× | %10d | %18d | %@ |",
-                row.shape.padding(toLength: 9, withPad: " ", startingAt: 0), row.composed, 1e6 / row.composed, row.composedAndEncoded, row.encodedOnly,
-                row.encodedOnly / row.composed, row.payloadBytes, row.notificationBytes, row.pruned ? "yes" : "no"))
-        }
-        return lines.joined(separator: "\n")
     }
 }

@@ -70,7 +70,7 @@ public struct ReaderBenchmark {
         let authenticator = try await APIAuthenticator(secret: jwtSecret)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }
-            let bound = try await Self.port(of: runtime)
+            let bound = try await runtime.listeningPort()
             var tokens: [String] = []
             for user in 0..<users { tokens.append(try await authenticator.issueToken(user: "_u\(user)", container: Self.container)) }
             let script = directory.appendingPathComponent("fetch.lua")
@@ -82,15 +82,6 @@ public struct ReaderBenchmark {
             try store.close()
             return (health, fetch)
         }
-    }
-
-    /// The port `runtime`'s HTTP server listens on, once it does (within 30 s).
-    private static func port(of runtime: HeraldRuntime) async throws -> Int {
-        for _ in 0..<1_200 {
-            if let port = runtime.httpPort { return port }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw BenchmarkError("the benchmark's HTTP server did not start")
     }
 
     /// `users` streams of `perUser` notifications each.
@@ -166,26 +157,5 @@ public struct ReaderBenchmark {
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         return nil
-    }
-
-    /// The Markdown table `herald bench reader` prints.
-    public func table(_ result: (health: Load, fetch: Load)) -> String {
-        func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-            let fill = String(repeating: " ", count: max(0, width - text.count))
-            return left ? text + fill : fill + text
-        }
-        func row(_ name: String, _ load: Load) -> String {
-            "| \(pad(name, 36, left: true)) | \(pad(String(format: "%.0f", load.requestsPerSecond), 9)) | "
-                + "\(pad(load.p50, 7)) | \(pad(load.p99, 7)) | \(load.errors ?? "none") |"
-        }
-        return """
-            Reader API on loopback, wrk -t\(Self.threads(connections)) -c\(connections) -d\(seconds)s (a separate process on the same 2 cores),
-            \(users) users × \(perUser) notifications in SQLite (WAL); each fetch: a random user's bearer token, resultsLimit \(pageSize).
-
-            | request                              | req/s     | p50     | p99     | errors |
-            |--------------------------------------|----------:|--------:|--------:|--------|
-            \(row("GET /health/live (baseline)", result.health))
-            \(row("POST …/notifications/changes", result.fetch))
-            """
     }
 }

@@ -8,25 +8,14 @@ extension BenchCommand {
         static let configuration = CommandConfiguration(
             abstract: "Produce and consume throughput: HeraldKafka versus a minimal loop over librdkafka's C API.")
 
-        @Option(help: "Messages per run.")
-        var messages = 200_000
-
-        @Option(help: "Value size in bytes.")
-        var size = 200
-
+        @Option(help: "Messages per run.") var messages = 200_000
+        @Option(help: "Value size in bytes.") var size = 200
         @Option(help: "Partitions of the benchmark topics (the embedded broker keeps ~5 MB per partition).")
         var partitions: Int32 = 16
-
-        @Option(help: "Runs of each path; the best run counts.")
-        var rounds = 3
-
-        @Option(help: "HeraldKafka: messages per send call.")
-        var batchSize = 5_000
-
-        @Option(help: "HeraldKafka: send calls in flight at once.")
-        var inFlight = 4
-
-        @OptionGroup var logging: LoggingOptions
+        @Option(help: "Runs of each path; the best run counts.") var rounds = 3
+        @Option(help: "HeraldKafka: messages per send call.") var batchSize = 5_000
+        @Option(help: "HeraldKafka: send calls in flight at once.") var inFlight = 4
+        @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
             guard messages >= 1000 else { throw ValidationError("--messages must be at least 1000") }
@@ -39,12 +28,11 @@ extension BenchCommand {
         }
 
         func run() async throws {
-            try await runBenchmark(logging: logging) {
-                let benchmark = try KafkaBenchmark(
+            try await runBenchmark(output) {
+                try await KafkaBenchmark(
                     messages: messages, size: size, partitions: partitions, batchSize: batchSize, inFlight: inFlight,
-                    logger: Logger(label: "herald.bench"))
-                let results = try await benchmark.run(rounds: rounds)
-                return KafkaBenchmark.table(results, messages: messages, size: size, partitions: partitions, rounds: rounds)
+                    logger: Logger(label: "herald.bench")
+                ).report(rounds: rounds)
             }
         }
     }

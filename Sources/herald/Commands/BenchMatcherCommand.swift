@@ -17,13 +17,15 @@ extension BenchCommand {
         @Option(help: "Largest size also measured by scanning every subscription (the baseline).")
         var scanLimit = 100_000
 
+        @OptionGroup var output: BenchOutputOptions
+
         func run() async throws {
-            try await runBenchmark(logging: nil) {
+            try await runBenchmark(output) {
                 let counts = sizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
                     throw CommandFailure.invalidInput("--sizes expects positive numbers, e.g. 1000,10000,100000")
                 }
-                return MatcherBenchmark.table(try MatcherBenchmark(changes: changes, scanLimit: scanLimit).run(sizes: counts))
+                return try MatcherBenchmark(changes: changes, scanLimit: scanLimit).report(sizes: counts)
             }
         }
     }

@@ -10,10 +10,12 @@ extension BenchCommand {
         @Option(help: "Notifications per measurement. Default: calibrated to about 2 s per row.")
         var count: Int?
 
+        @OptionGroup var output: BenchOutputOptions
+
         func run() async throws {
-            try await runBenchmark(logging: nil) {
+            try await runBenchmark(output) {
                 if let count, count < 1 { throw CommandFailure.invalidInput("--count must be at least 1") }
-                return PayloadBenchmark.table(try PayloadBenchmark(count: count).run())
+                return try PayloadBenchmark(count: count).report()
             }
         }
     }

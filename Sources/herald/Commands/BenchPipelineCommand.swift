@@ -1,37 +1,36 @@
 import ArgumentParser
 import HeraldBenchmarks
-import HeraldStages
 import Logging
 
 extension BenchCommand {
     /// `herald bench pipeline`.
     struct Pipeline: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record changes per second through match, compose and the reader store, versus a raw pass-through.")
+            abstract: "Record changes per second through match, compose and the reader store, versus a same-topology relay and a one-hop pass-through; then latency at a paced rate.")
 
-        @Option(help: "Record changes to push through.")
-        var changes = 20_000
-
-        @Option(help: "Subscriptions registered first (each change fires one).")
-        var subscriptions = 10_000
-
-        @Option(help: "Partitions of every topic.")
-        var partitions: Int32 = 6
-
-        @OptionGroup var logging: LoggingOptions
+        @Option(help: "Record changes pushed through each path.") var changes = 20_000
+        @Option(help: "Subscriptions registered first (each change fires one).") var subscriptions = 10_000
+        @Option(help: "Partitions of every topic.") var partitions: Int32 = 6
+        @Option(help: "Changes per second of the paced run. Default: half of Herald's measured maximum.")
+        var pacedRate: Double?
+        @Option(help: "Seconds of the paced run; 0: none.") var pacedSeconds: Double = 10
+        @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
             guard changes >= 100, subscriptions >= 1, (1...64).contains(partitions) else {
                 throw ValidationError("--changes ≥ 100, --subscriptions ≥ 1, --partitions 1…64")
             }
+            guard (0...3_600).contains(pacedSeconds), pacedRate.map({ $0 > 0 && $0 <= 1_000_000 }) ?? true else {
+                throw ValidationError("--paced-seconds 0…3600, --paced-rate above 0 and at most 1000000")
+            }
         }
 
         func run() async throws {
-            try await runBenchmark(logging: logging, quiet: true) {
-                let result = try await PipelineBenchmark(
-                    changes: changes, subscriptions: subscriptions, partitions: partitions,
-                    logger: Logger(label: "herald.bench")).run()
-                return PipelineBenchmark.table(result, changes: changes, subscriptions: subscriptions, partitions: partitions)
+            try await runBenchmark(output, quiet: true) {
+                var settings = PipelineBenchmark.Settings()
+                (settings.changes, settings.subscriptions, settings.partitions) = (changes, subscriptions, partitions)
+                (settings.pacedRate, settings.pacedSeconds) = (pacedRate, pacedSeconds)
+                return try await PipelineBenchmark(settings: settings, logger: Logger(label: "herald.bench")).run()
             }
         }
     }

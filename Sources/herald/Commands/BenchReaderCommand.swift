@@ -13,7 +13,7 @@ extension BenchCommand {
         @Option(help: "Concurrent connections.") var connections = 32
         @Option(help: "Seconds per measurement.") var duration = 10
         @Option(help: "resultsLimit of each fetch.") var pageSize = 20
-        @OptionGroup var logging: LoggingOptions
+        @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
             guard users >= 1, notificationsPerUser >= 1, (1...1024).contains(connections), duration >= 1, pageSize >= 1 else {
@@ -22,11 +22,11 @@ extension BenchCommand {
         }
 
         func run() async throws {
-            try await runBenchmark(logging: logging, quiet: true) {
-                let benchmark = ReaderBenchmark(
+            try await runBenchmark(output, quiet: true) {
+                try await ReaderBenchmark(
                     users: users, perUser: notificationsPerUser, connections: connections, seconds: duration,
-                    pageSize: pageSize, logger: Logger(label: "herald.bench"))
-                return benchmark.table(try await benchmark.run())
+                    pageSize: pageSize, logger: Logger(label: "herald.bench")
+                ).report()
             }
         }
     }

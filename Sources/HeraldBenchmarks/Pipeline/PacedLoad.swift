@@ -1,0 +1,131 @@
+import Foundation
+import HeraldAPI
+import HeraldApp
+import HeraldKafka
+import HeraldStages
+
+/// The paced part of the pipeline benchmark: record changes produced at a fixed rate for a
+/// fixed time (every 5 ms what is due), and every 20 ms one of them a probe that fires a
+/// subscription of a probe user. Each probe user's client (`ProbeFetcher`) fetches its
+/// notifications over HTTP while a probe is pending, so a probe's latency is from its
+/// produce to the response that first returned it: produce → fetchable over HTTP. The
+/// client polls 1–20 ms apart (a twentieth of the oldest pending probe's age), which
+/// bounds both the error and the load the polling adds.
+struct PacedLoad {
+    /// Probe users `_probe0`…, each with one subscription (`category == 'probe-N'`).
+    static let probeUsers = 4
+    static let probeInterval: Duration = .milliseconds(20)
+    static let tick: Duration = .milliseconds(5)
+    /// Sends at once; past it the producer waits, so a broker that cannot keep up shows as
+    /// a lower achieved rate instead of unbounded memory.
+    static let sendsInFlight = 64
+    static let container = "iCloud.bench"
+
+    let benchmark: PipelineBenchmark
+    let producer: KafkaProducer
+    let topic: String
+    let httpPort: Int
+    let rate: Double
+    let seconds: Double
+    /// The first change number to use (the maximum-rate run used those below).
+    let firstChange: Int
+
+    /// The probe subscription of probe user `user`.
+    static func probeCategory(_ user: Int) -> String { "probe-\(user)" }
+
+    /// Produces at `rate` for `seconds`, then waits (a minute at most) for every probe.
+    /// - Throws: `BenchmarkError` when a probe's notification never becomes fetchable.
+    func run() async throws -> PipelineReport.Paced {
+        let ledger = ProbeLedger()
+        let authenticator = try await APIAuthenticator(secret: HeraldConfiguration.Secret.developmentJWT.value)
+        var fetchers: [ProbeFetcher] = []
+        for user in 0..<Self.probeUsers {
+            let bearer = try await authenticator.issueToken(user: "_probe\(user)", container: Self.container)
+            fetchers.append(ProbeFetcher(port: httpPort, container: Self.container, bearer: bearer))
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { pollers in
+            for (user, fetcher) in fetchers.enumerated() {
+                // The first fetch checks the API answers and gives the token to poll after.
+                let start = try await fetcher.fetch(after: nil).token
+                pollers.addTask { try await Self.poll(fetcher, user: user, after: start, ledger: ledger) }
+            }
+            let (changes, elapsed) = try await produce(ledger)
+            await ledger.close()
+            try await pollers.waitForAll()
+            let latencies = await ledger.latencies
+            guard let latency = LatencySummary(latencies) else { throw BenchmarkError("the paced run produced no probe") }
+            return PipelineReport.Paced(
+                rate: rate, achievedRate: Double(changes) / elapsed.seconds, seconds: elapsed.seconds, changes: changes,
+                latency: latency)
+        }
+    }
+
+    /// Produces what is due every tick, a probe every `probeInterval`.
+    /// - Returns: the changes produced (probes included) and the time it took.
+    private func produce(_ ledger: ProbeLedger) async throws -> (Int, Duration) {
+        let (benchmark, producer, topic) = (self.benchmark, self.producer, self.topic)
+        let started = ContinuousClock.now
+        let end = started + .seconds(seconds)
+        var next = firstChange
+        var produced = 0
+        var nextProbe = started
+        var probeUser = 0
+        try await withThrowingTaskGroup(of: Void.self) { sends in
+            var inFlight = 0
+            var tick = started
+            while tick < end {
+                let now = ContinuousClock.now
+                var batch: [OutgoingMessage] = []
+                let due = Int(rate * started.duration(to: now).seconds) - produced
+                if now >= nextProbe {
+                    batch.append(benchmark.changeMessage(next, topic: topic, category: Self.probeCategory(probeUser)))
+                    await ledger.produced("item-\(next)", user: probeUser, at: now)
+                    next += 1
+                    probeUser = (probeUser + 1) % Self.probeUsers
+                    nextProbe += Self.probeInterval
+                }
+                while batch.count < due {
+                    batch.append(benchmark.changeMessage(next, topic: topic))
+                    next += 1
+                }
+                produced += batch.count
+                if !batch.isEmpty {
+                    if inFlight >= Self.sendsInFlight {
+                        try await sends.next()
+                        inFlight -= 1
+                    }
+                    sends.addTask { [batch] in _ = try await producer.send(batch) }
+                    inFlight += 1
+                }
+                tick += Self.tick
+                try await Task.sleep(until: tick, clock: .continuous)
+            }
+            try await sends.waitForAll()
+        }
+        return (produced, started.duration(to: .now))
+    }
+
+    /// Fetches `user`'s notifications while probes are pending, until the ledger is closed
+    /// and none is left (a minute after closing at most).
+    private static func poll(_ fetcher: ProbeFetcher, user: Int, after start: String, ledger: ProbeLedger) async throws {
+        var token = start
+        var closedAt: ContinuousClock.Instant?
+        while true {
+            guard let oldest = await ledger.oldestPending(user: user) else {
+                if await ledger.isClosed { return }
+                try await Task.sleep(for: .milliseconds(1))
+                continue
+            }
+            if closedAt == nil, await ledger.isClosed { closedAt = .now }
+            if let closedAt, closedAt.duration(to: .now) > .seconds(60) {
+                throw BenchmarkError("\(await ledger.pendingCount) probe notifications were not fetchable a minute after the paced run")
+            }
+            let page = try await fetcher.fetch(after: token)
+            token = page.token
+            await ledger.fetched(page.recordNames, user: user, at: .now)
+            if page.moreComing { continue }
+            let wait = min(max(oldest.duration(to: .now) / 20, .milliseconds(1)), .milliseconds(20))
+            try await Task.sleep(for: wait)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HeraldApp
+import HeraldKafka
+import HeraldModel
+import HeraldStages
+import Logging
+
+/// Record changes per second from `record-changes` to rows in the reader store (match →
+/// compose → reader in one process on the embedded broker), next to two baselines on the
+/// same broker in the same run: the same topology relaying Herald's own messages
+/// (`SameTopologyRelay`) and a one-hop consume→produce pass-through; then a paced run's
+/// latency from produce to fetchable over HTTP (`PacedLoad`).
+public struct PipelineBenchmark: Sendable {
+    /// What to run: sizes of the maximum-rate runs and of the paced run.
+    public struct Settings: Sendable {
+        /// Record changes pushed through each path.
+        public var changes = 20_000
+        /// Subscriptions registered first; each change fires one.
+        public var subscriptions = 10_000
+        /// Partitions of every topic.
+        public var partitions: Int32 = 6
+        /// Changes per second of the paced run; nil: half of Herald's measured maximum.
+        public var pacedRate: Double?
+        /// Length of the paced run; zero: none.
+        public var pacedSeconds: Double = 10
+
+        /// The defaults above.
+        public init() {}
+    }
+
+    let settings: Settings
+    let logger: Logger
+
+    /// A benchmark with `settings`, logging to `logger`.
+    public init(settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Measures the one-hop pass-through, Herald (maximum rate, then paced), and the
+    /// same-topology relay (which replays Herald's messages, so it runs last), on one
+    /// embedded broker.
+    /// - Throws: `BenchmarkError` when messages or notifications do not arrive.
+    public func run() async throws -> PipelineReport {
+        let counter = AllocationCounter.preloaded()
+        let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
+        let oneHop = try await OneHopPassThrough(benchmark: self, environment: environment, counter: counter).run()
+        let heraldRun = HeraldPipelineRun(benchmark: self, environment: environment, counter: counter)
+        let herald = try await heraldRun.run()
+        let same = try await SameTopologyRelay(benchmark: self, environment: environment, counter: counter)
+            .run(replaying: heraldRun.catalog)
+        var report = PipelineReport(
+            changes: settings.changes, subscriptions: settings.subscriptions, partitions: settings.partitions,
+            herald: herald.path, sameTopology: same.path, oneHop: oneHop, paced: herald.paced)
+        (report.matchBytes, report.notificationBytes) = (same.matchBytes, same.notificationBytes)
+        return report
+    }
+
+    /// Record change number `index`, as JSON on topic `record-changes`: it fires
+    /// subscription `category` (by default one of the registered ones, spread evenly).
+    func change(_ index: Int, category: String? = nil) -> Data {
+        let category = category ?? "c\((index &* 7919) % settings.subscriptions)"
+        return Data("""
+            {"changeID":"c\(index)","container":"iCloud.bench","database":"public","zoneID":{"zoneName":"_defaultZone","ownerRecordName":"_system"},\
+            "recordType":"Item","recordName":"item-\(index)","kind":"create","fields":{"category":{"value":"\(category)","type":"STRING"},\
+            "title":{"value":"Item \(index)","type":"STRING"}},"timestamp":1795300000000}
+            """.utf8)
+    }
+
+    /// The message of record change `index` to `topic`, keyed by zone as an app's changes are.
+    func changeMessage(_ index: Int, topic: String, category: String? = nil) -> OutgoingMessage {
+        OutgoingMessage(topic: topic, key: "zone-\(index % 64)", value: change(index, category: category))
+    }
+}

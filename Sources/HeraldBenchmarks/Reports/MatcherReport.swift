@@ -1,0 +1,58 @@
+import Foundation
+
+/// What `herald bench matcher` measured: one row per subscription count.
+public struct MatcherReport: BenchmarkReport {
+    public var rows: [MatcherBenchmark.Row]
+    /// Seconds to load one million subscriptions into the index; `nil` (JSON null) until
+    /// the benchmark measures it (issue 14).
+    public var loadMillionSeconds: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case rows, loadMillionSeconds = "load_1m_seconds"
+    }
+
+    /// A report of `rows`.
+    public init(rows: [MatcherBenchmark.Row], loadMillionSeconds: Double? = nil) {
+        self.rows = rows
+        self.loadMillionSeconds = loadMillionSeconds
+    }
+
+    /// Every key present; `load_1m_seconds` is null when not measured.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rows, forKey: .rows)
+        try container.encode(loadMillionSeconds, forKey: .loadMillionSeconds)
+    }
+
+    public var table: String {
+        var lines = [
+            "Matcher, one core, one (container, database, record type) bucket. Mix: equality 40%, IN 20%, range 15%,",
+            "BEGINSWITH 10%, tokens 5%, geo radius 5%, beyond-CloudKit shapes (LIKE, ENDSWITH, substring, OR) 5%.",
+            "indexed = decide which subscriptions fire; + messages = also build each Match (copies, UUIDv5 ID);",
+            "scan = evaluate every subscription of the bucket (the baseline, same run, same changes).",
+            "",
+            "| subscriptions | indexed (changes/s) | + messages (changes/s) | scan all (changes/s) | speed-up | cost vs first row | bytes/subscription | fired/change |",
+            "|--------------:|--------------------:|-----------------------:|---------------------:|---------:|------------------:|-------------------:|-------------:|",
+        ]
+        let base = rows.first?.indexed ?? 1
+        for row in rows {
+            let scan = row.scanned.map { String(format: "%.0f", $0) } ?? "-"
+            let speedUp = row.scanned.map { String(format: "%.0f×", ratio(row.indexed, $0)) } ?? "-"
+            lines.append(String(
+                format: "| %13d | %19.0f | %22.0f | %@ | %@ | %16.2f× | %18.0f | %12.2f |",
+                row.subscriptions, row.indexed, row.withMessages, Self.pad(scan, 20), Self.pad(speedUp, 8),
+                ratio(base, row.indexed), row.bytesPerSubscription, row.matchesPerChange))
+        }
+        if let loadMillionSeconds { lines += ["", String(format: "Loading 1M subscriptions: %.1f s", loadMillionSeconds)] }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
+
+extension MatcherBenchmark {
+    /// Builds an index of each size and measures each (`run(sizes:)`).
+    public func report(sizes: [Int]) throws -> MatcherReport { MatcherReport(rows: try run(sizes: sizes)) }
+}
