@@ -262,6 +262,9 @@ t "payload: enter-only does not fire on an update without previousFields" 2 empt
 t "payload: enter-only fires recordEntered, sent as fo 1" 0 \
   'py:j["queryNotificationReason"] == "recordEntered" and j["apns"]["payload"]["ck"]["qry"]["fo"] == 1' empty \
   $P --subscription $F/subscription-reopened.json --change $F/change-task-reopened.json
+t "payload: a NOT_LIST_CONTAINS_ANY filter is explained as its NSPredicate text" 2 empty \
+  "text:error: subscription 'task-open' does not fire for change 'c-0105': predicate: \`NOT (ANY tags IN {'done', 'archived'})\` is false for the record created" \
+  $P --subscription $F/subscription-task-open.json --change $F/change-task-created-done.json
 t "payload: an empty firesOn is refused with the exact reason" 2 empty \
   "text:error: $F/subscription-fires-on-nothing.json: firesOn: a query subscription fires on at least one of create, update, delete, enter, leave" \
   $P --subscription $F/subscription-fires-on-nothing.json --change $F/change-task-created.json

@@ -129,4 +129,19 @@ struct EnterLeaveOnlyTests {
             #expect(try reasons(all, change, indexed: false) == expected, "\(change.kind) \(change.fields)")
         }
     }
+
+    @Test("strict CloudKit rules accept NOT_LIST_CONTAINS_ALL in filterBy, not its format-string spelling")
+    func strictRules() throws {
+        var strict = SubscriptionIndex(rules: SubscriptionRules(strictCloudKit: true))
+        try strict.upsert(F.subscription(
+            "list", filterBy: [QueryFilter(comparator: .notListContainsAll, fieldName: "tags", fieldValue: Self.strings("a", "b"))]))
+        do {
+            try strict.upsert(F.subscription("text", predicate: "NOT (tags CONTAINS 'a' AND tags CONTAINS 'b')"))
+            Issue.record("NOT around AND accepted in a format string")
+        } catch {
+            #expect(error.code == .invalidPredicate)
+            #expect(error.reason.contains("CloudKit does not allow NOT around an AND"), "\(error.reason)")
+        }
+        #expect(strict.count == 1)
+    }
 }
