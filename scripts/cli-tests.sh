@@ -171,6 +171,18 @@ t "match: three subscriptions, one line each, by ID" 0 "lines:$F/match-many.expe
 t "match: update leaving the results" 0 \
   'text:{"notificationType":"query","reason":"recordLeft","recipient":"_alice","subscriptionID":"groceries-list"}' empty \
   match --subscriptions $S/subscriptions.jsonl --change $F/change-left.json
+t "match: enter-only NOT_LIST_CONTAINS_ANY fires recordEntered on the update that reopens" 0 \
+  "lines:$F/match-task-reopened.expected.jsonl" empty \
+  match --subscriptions $F/subscriptions-enter-leave.jsonl --change $F/change-task-reopened.json
+t "match: leave-only NOT_LIST_CONTAINS_ALL fires recordLeft once every value is held" 0 \
+  "lines:$F/match-task-signed-off.expected.jsonl" empty \
+  match --subscriptions $F/subscriptions-enter-leave.jsonl --change $F/change-task-signed-off.json
+t "match: enter/leave-only subscriptions do not fire on a create" 0 \
+  'text:{"notificationType":"query","reason":"recordCreated","recipient":"_alice","subscriptionID":"task-open"}' empty \
+  match --subscriptions $F/subscriptions-enter-leave.jsonl --change $F/change-task-created.json
+t "match: nor on an update without previousFields" 0 \
+  'text:{"notificationType":"query","reason":"recordUpdated","recipient":"_alice","subscriptionID":"task-open"}' empty \
+  match --subscriptions $F/subscriptions-enter-leave.jsonl --change $F/change-task-updated-no-previous.json
 t "match: zone subscription" 0 \
   'text:{"notificationType":"recordZone","recipient":"_bob","subscriptionID":"bob-shopping-zone"}' empty \
   match --subscriptions $S/subscriptions.jsonl --change $F/change-zone.json
@@ -241,6 +253,21 @@ t "payload: does not fire, predicate false" 2 empty \
   $P --subscription $F/subscription-urgent.json --change $F/change-low-priority.json
 t "payload: does not fire, firesOn" 2 empty "has:firesOn: firesOn [create, update] does not include delete" \
   $P --subscription $F/subscription-urgent.json --change $F/change-delete.json
+t "payload: enter-only does not fire on a create" 2 empty \
+  "text:error: subscription 'task-reopened' does not fire for change 'c-0103': firesOn: firesOn [enter] does not include create" \
+  $P --subscription $F/subscription-reopened.json --change $F/change-task-created.json
+t "payload: enter-only does not fire on an update without previousFields" 2 empty \
+  "has:firesOn: firesOn [enter] has enter/leave but not update, and the change carries no previousFields" \
+  $P --subscription $F/subscription-reopened.json --change $F/change-task-updated-no-previous.json
+t "payload: enter-only fires recordEntered, sent as fo 1" 0 \
+  'py:j["queryNotificationReason"] == "recordEntered" and j["apns"]["payload"]["ck"]["qry"]["fo"] == 1' empty \
+  $P --subscription $F/subscription-reopened.json --change $F/change-task-reopened.json
+t "payload: a NOT_LIST_CONTAINS_ANY filter is explained as its NSPredicate text" 2 empty \
+  "text:error: subscription 'task-open' does not fire for change 'c-0105': predicate: \`NOT (ANY tags IN {'done', 'archived'})\` is false for the record created" \
+  $P --subscription $F/subscription-task-open.json --change $F/change-task-created-done.json
+t "payload: an empty firesOn is refused with the exact reason" 2 empty \
+  "text:error: $F/subscription-fires-on-nothing.json: firesOn: a query subscription fires on at least one of create, update, delete, enter, leave" \
+  $P --subscription $F/subscription-fires-on-nothing.json --change $F/change-task-created.json
 t "payload: does not fire, record type" 2 empty "has:record type:" \
   $P --subscription $F/subscription-urgent.json --change $F/change-zone.json
 t "payload: does not fire, zone" 2 empty "has:zone: the subscription watches Shopping (owner _bob)" \

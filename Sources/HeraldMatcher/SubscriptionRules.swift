@@ -38,7 +38,7 @@ public struct SubscriptionRules: Sendable {
             return IndexedSubscription(subscription, predicate: nil)
         }
         guard !subscription.firesOn.isEmpty else {
-            throw MatcherError(code: .invalidSubscription, reason: "firesOn: needs at least one of create, update, delete", subscriptionID: id)
+            throw MatcherError(code: .invalidSubscription, reason: "firesOn: \(Subscription.emptyFiresOnReason)", subscriptionID: id)
         }
         do {
             let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)
@@ -49,9 +49,11 @@ public struct SubscriptionRules: Sendable {
     }
 
     /// The subscription's definition without its ID, to find duplicates of one owner.
+    /// `firesOn` is a set (CloudKit's options are bits): its order is not part of it.
     static func definition(_ subscription: Subscription) -> Subscription {
         var copy = subscription
         copy.subscriptionID = ""
+        copy.firesOn = Subscription.Event.allCases.filter(subscription.firesOn.contains)
         return copy
     }
 }

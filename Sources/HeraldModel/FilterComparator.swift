@@ -17,6 +17,12 @@ public enum FilterComparator: String, WireEnum {
     case notListContains = "NOT_LIST_CONTAINS"
     case listContainsAny = "LIST_CONTAINS_ANY"
     case listContainsAll = "LIST_CONTAINS_ALL"
+    /// The list field holds none of the given values: the negation of `LIST_CONTAINS_ANY`
+    /// (a missing field matches).
+    case notListContainsAny = "NOT_LIST_CONTAINS_ANY"
+    /// The list field does not hold every given value: the negation of `LIST_CONTAINS_ALL`
+    /// (a missing field matches; an empty list of values matches nothing).
+    case notListContainsAll = "NOT_LIST_CONTAINS_ALL"
     case beginsWith = "BEGINS_WITH"
     case notBeginsWith = "NOT_BEGINS_WITH"
     case listMemberBeginsWith = "LIST_MEMBER_BEGINS_WITH"

@@ -7,7 +7,9 @@ import Foundation
 /// `legacyPartitionKey` (`container/database/subscriptionID`), which readers still accept.
 /// Decoding enforces the CloudKit shape (docs/cloudkit-behaviour.md §1): which types live in which
 /// database, a query for query subscriptions, a zone for zone subscriptions, and at
-/// least one of create / update / delete in `firesOn` for query subscriptions.
+/// least one event in `firesOn` for query subscriptions, without repeats. `enter` and/or
+/// `leave` alone are allowed (docs/cloudkit-behaviour.md §1, Decision): such a subscription
+/// fires only on updates that carry the record before the change.
 public struct Subscription: Sendable, Hashable, Codable {
     /// The kind of subscription.
     public enum SubscriptionType: String, WireEnum {
@@ -94,6 +96,9 @@ public struct Subscription: Sendable, Hashable, Codable {
         return "\(container)/\(database.rawValue)/\(escaped)/\(id)"
     }
 
+    /// Why a query subscription with an empty `firesOn` is refused (shared with the matcher's rules).
+    public static let emptyFiresOnReason = "a query subscription fires on at least one of create, update, delete, enter, leave"
+
     private enum CodingKeys: String, CodingKey {
         case subscriptionID, subscriptionType, container, database, ownerRecordName, query, zoneID
         case firesOn, firesOnce, notificationInfo
@@ -125,8 +130,8 @@ public struct Subscription: Sendable, Hashable, Codable {
         switch subscriptionType {
         case .query:
             guard query != nil else { throw c.error(.missingValue, "a query subscription needs a query", at: .query) }
-            guard firesOn.contains(where: { [.create, .update, .delete].contains($0) }) else {
-                throw c.error(.invalidValue, "a query subscription fires on at least one of create, update, delete", at: .firesOn)
+            guard !firesOn.isEmpty else {
+                throw c.error(.invalidValue, Self.emptyFiresOnReason, at: .firesOn)
             }
             if let duplicate = firesOn.enumerated().first(where: { firesOn.firstIndex(of: $0.element) != $0.offset }) {
                 throw ModelError(

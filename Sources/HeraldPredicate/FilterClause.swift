@@ -11,7 +11,7 @@ public struct FilterClause: Sendable, Hashable {
     /// A field name or a system field (`___recordID`, `___createTime`, …). For token
     /// comparators, `allTokens`, `___all`, `self` or the empty string mean every field.
     public var fieldName: String
-    /// The constant to compare with (a list for IN, NOT_IN, LIST_CONTAINS_ANY/ALL;
+    /// The constant to compare with (a list for IN, NOT_IN, [NOT_]LIST_CONTAINS_ANY/ALL;
     /// a LOCATION for NEAR; a STRING for token and prefix comparators).
     public var fieldValue: FieldValue
     /// For `NEAR`: the radius in metres.

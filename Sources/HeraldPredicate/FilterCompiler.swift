@@ -82,6 +82,15 @@ enum FilterCompiler {
         case .notListContains: return not(compare(.contains, value))
         case .listContainsAny: return compare(.in, .list(try list()), modifier: .any)
         case .listContainsAll: return and(try list().map { compare(.contains, $0) })
+        // The NOT_ forms are exactly the negations of their positive forms, as NOT_LIST_CONTAINS
+        // is of LIST_CONTAINS: a missing field matches them.
+        case .notListContainsAny: return not(compare(.in, .list(try list()), modifier: .any))
+        case .notListContainsAll:
+            // NOT (a AND b): outside CloudKit's format-string rules, so the strict check of a
+            // filterBy list lets it through (RecordPredicate.init(filterBy:)); an empty list
+            // of values is LIST_CONTAINS_ALL's TRUEPREDICATE negated.
+            let items = try list()
+            return items.isEmpty ? .constant(false) : not(and(items.map { compare(.contains, $0) }))
         case .beginsWith: return compare(.beginsWith, .string(try text()))
         case .notBeginsWith: return not(compare(.beginsWith, .string(try text())))
         case .listMemberBeginsWith: return compare(.beginsWith, .string(try text()), modifier: .any)

@@ -66,7 +66,12 @@ public struct RecordPredicate: Sendable, Hashable, CustomStringConvertible {
 
     /// Throws the first CloudKit rule violation, if any.
     public func checkCloudKitRules(schema: [String: FieldType]? = nil) throws(RecordPredicateError) {
-        if let first = cloudKitDiagnostics(schema: schema).first {
+        try checkCloudKitRules(schema: schema, allowing: [])
+    }
+
+    /// Throws the first CloudKit rule violation whose code is not in `allowed`, if any.
+    func checkCloudKitRules(schema: [String: FieldType]?, allowing allowed: Set<PredicateDiagnostic.Code>) throws(RecordPredicateError) {
+        if let first = cloudKitDiagnostics(schema: schema).first(where: { !allowed.contains($0.code) }) {
             throw RecordPredicateError(.cloudKitRule, first.message, at: first.position, text: first.text)
         }
     }

@@ -7,19 +7,43 @@ import Testing
 struct IndexPropertyTests {
     typealias F = MatcherFixtures
 
-    /// Which subscriptions fire, decided by checking each one alone, without the equality index.
+    /// Which subscriptions fire, for whom and with which reason (`id/recipient:reason`), decided by checking each
+    /// one alone, without the predicate index.
     private func bruteForce(_ subscriptions: [Subscription], _ change: RecordChange) -> Set<String> {
-        Set(subscriptions.filter { subscription in
+        Set(subscriptions.flatMap { subscription -> [String] in
             var single = SubscriptionIndex()
             single.usesPredicateIndex = false
-            guard (try? single.upsert(subscription)) != nil else { return false }
-            return !single.matches(for: change).isEmpty
-        }.map(\.subscriptionID))
+            guard (try? single.upsert(subscription)) != nil else { return [] }
+            return single.matches(for: change).map(Self.firing)
+        })
     }
+
+    private static func firing(_ match: Match) -> String {
+        "\(match.subscription.subscriptionID)/\(match.recipient):\(match.queryNotificationReason?.rawValue ?? match.notificationType.rawValue)"
+    }
+
+    private static func strings(_ values: [String]) -> FieldValue { .list(values.map(FieldValue.string), of: .string) }
+
+    /// `filterBy` lists with the negated list comparators, alone and beside clauses the index files.
+    private static let filterLists: [[QueryFilter]] = [
+        [QueryFilter(comparator: .notListContainsAny, fieldName: "tags", fieldValue: strings(["a"]))],
+        [QueryFilter(comparator: .notListContainsAny, fieldName: "tags", fieldValue: strings(["a", "b"]))],
+        [QueryFilter(comparator: .notListContainsAny, fieldName: "tags", fieldValue: strings([]))],
+        [QueryFilter(comparator: .notListContainsAll, fieldName: "tags", fieldValue: strings(["a", "b"]))],
+        [QueryFilter(comparator: .notListContainsAll, fieldName: "tags", fieldValue: strings(["b"]))],
+        [QueryFilter(comparator: .notListContainsAll, fieldName: "tags", fieldValue: strings([]))],
+        [QueryFilter(comparator: .notListContainsAny, fieldName: "title", fieldValue: strings(["Work", "x"]))],
+        [QueryFilter(comparator: .notListContainsAll, fieldName: "priority", fieldValue: .list([.int64(2), .int64(3)], of: .int64))],
+        [QueryFilter(comparator: .equals, fieldName: "title", fieldValue: .string("Work")),
+         QueryFilter(comparator: .notListContainsAny, fieldName: "tags", fieldValue: strings(["b"]))],
+        [QueryFilter(comparator: .greaterThan, fieldName: "priority", fieldValue: .int64(1)),
+         QueryFilter(comparator: .notListContainsAll, fieldName: "tags", fieldValue: strings(["a", "b"]))],
+        [QueryFilter(comparator: .listContainsAny, fieldName: "tags", fieldValue: strings(["a"])),
+         QueryFilter(comparator: .notListContainsAny, fieldName: "tags", fieldValue: strings(["b"]))],
+    ]
 
     private func randomFields(_ random: inout SeededGenerator) -> [String: FieldValue] {
         var fields: [String: FieldValue] = [
-            "tags": .list([.string(["a", "b"].randomElement(using: &random)!)], of: .string),
             "title": .string(["Groceries", "Work", "work", "Wörk", "we\u{301}b", "Grocery list", "🐦 bird", "x"].randomElement(using: &random)!),
             "owner": .reference(RecordReference(recordName: ["_u1", "_u2"].randomElement(using: &random)!)),
             "body": .string(["the quick brown fox", "Café au lait", "cafe\u{301} noir", "urgent: call back", ""].randomElement(using: &random)!),
@@ -27,6 +51,12 @@ struct IndexPropertyTests {
                 latitude: [48.8566, 48.86, 48.9, 40.7128, -33.86, 0].randomElement(using: &random)!,
                 longitude: [2.3522, 2.35, 2.5, -74.006, 151.2, 179.99, -179.99].randomElement(using: &random)!)),
         ]
+        // Lists with none, one or both of the values the filters name; missing; not a list.
+        let tags: [FieldValue?] = [
+            Self.strings(["a"]), Self.strings(["b"]), Self.strings(["a", "b"]), Self.strings(["b", "c"]), Self.strings([]), nil,
+            .string("a"),
+        ]
+        fields["tags"] = tags.randomElement(using: &random)!
         switch Int.random(in: 0..<4, using: &random) {
         case 0: fields["priority"] = .double(Double(Int.random(in: 0..<5, using: &random)))
         case 1: break  // missing
@@ -35,7 +65,7 @@ struct IndexPropertyTests {
         return fields
     }
 
-    @Test("random subscriptions, changes, replacements and removals agree with brute force")
+    @Test("random subscriptions (negated list filters and enter/leave-only among them), changes, replacements and removals agree with brute force, reason for reason")
     func agreesWithBruteForce() throws {
         var random = SeededGenerator(seed: 42)
         let owners = ["_u1", "_u2", "_u3"]
@@ -61,6 +91,9 @@ struct IndexPropertyTests {
         ]
         var index = SubscriptionIndex()
         var live: [String: Subscription] = [:]
+        // What the run exercised of the new semantics: filterBy firings, and enter/leave-only ones.
+        var filterByFirings = 0
+        var transitionOnlyFirings = 0
         for step in 0..<6000 {
             let id = "s\(Int.random(in: 0..<60, using: &random))"
             switch Int.random(in: 0..<10, using: &random) {
@@ -68,12 +101,19 @@ struct IndexPropertyTests {
                 let type: Subscription.SubscriptionType = [.query, .query, .zone, .database].randomElement(using: &random)!
                 let database: DatabaseScope = type == .query ? [.public, .private].randomElement(using: &random)! : .private
                 let owner = owners.randomElement(using: &random)!
+                // A third of them filterBy lists, each made unique by a clause on a field no record has.
+                let filterBy = Int.random(in: 0..<3, using: &random) == 0
+                    ? Self.filterLists.randomElement(using: &random)!
+                        + [QueryFilter(comparator: .notListContainsAny, fieldName: "unused\(step)", fieldValue: Self.strings(["x"]))]
+                    : nil
                 let subscription = F.subscription(
                     id, type: type, database: database, owner: owner, recordType: types.randomElement(using: &random)!,
-                    predicate: predicates.randomElement(using: &random)! + " AND \(step) == \(step)",
+                    predicate: predicates.randomElement(using: &random)! + " AND \(step) == \(step)", filterBy: filterBy,
                     zone: type == .zone ? ZoneID(zoneName: ["Notes", "Other"].randomElement(using: &random)!, ownerRecordName: owner) : nil,
-                    firesOn: [[.create], [.create, .update], [.update, .delete], [.create, .update, .delete], [.enter, .leave], [.update, .leave]]
-                        .randomElement(using: &random)!)
+                    firesOn: [
+                        [.create], [.create, .update], [.update, .delete], [.create, .update, .delete], [.enter, .leave], [.update, .leave],
+                        [.enter], [.leave], [.delete, .enter],
+                    ].randomElement(using: &random)!)
                 do {
                     try index.upsert(subscription)
                     live[subscription.partitionKey] = subscription
@@ -95,10 +135,16 @@ struct IndexPropertyTests {
                     recordType: types.randomElement(using: &random)!,
                     fields: randomFields(&random),
                     previous: Bool.random(using: &random) ? randomFields(&random) : nil)
-                let indexed = Set(index.matches(for: change).map(\.subscription.subscriptionID))
+                let matches = index.matches(for: change)
+                filterByFirings += matches.filter { $0.subscription.query?.filterBy != nil }.count
+                transitionOnlyFirings += matches.filter { Set($0.subscription.firesOn).isSubset(of: [.enter, .leave]) }.count
+                let indexed = Set(matches.map(Self.firing))
                 #expect(indexed == bruteForce(Array(live.values), change), "step \(step)")
             }
             #expect(index.count == live.count)
         }
+        // 1444 and 1312 with seed 42: the new semantics are exercised, not merely generated.
+        #expect(filterByFirings > 500, "\(filterByFirings) filterBy firings")
+        #expect(transitionOnlyFirings > 500, "\(transitionOnlyFirings) enter/leave-only firings")
     }
 }

@@ -6,7 +6,7 @@ enum MatcherFixtures {
     static func subscription(
         _ id: String, type: Subscription.SubscriptionType = .query, database: DatabaseScope = .private,
         owner: String = "_u1", recordType: String = "Note", predicate: String? = "TRUEPREDICATE",
-        arguments: [JSONValue]? = nil, zone: ZoneID? = nil, firesOn: [Subscription.Event] = [.create, .update, .delete],
+        arguments: [JSONValue]? = nil, filterBy: [QueryFilter]? = nil, zone: ZoneID? = nil, firesOn: [Subscription.Event] = [.create, .update, .delete],
         firesOnce: Bool = false, desiredKeys: [String] = []
     ) -> Subscription {
         var info = NotificationInfo()
@@ -15,7 +15,9 @@ enum MatcherFixtures {
         return Subscription(
             subscriptionID: id, subscriptionType: type, container: container, database: database,
             ownerRecordName: owner,
-            query: type == .query ? SubscriptionQuery(recordType: recordType, predicate: predicate, arguments: arguments) : nil,
+            query: type == .query
+                ? SubscriptionQuery(recordType: recordType, predicate: filterBy == nil ? predicate : nil, arguments: arguments, filterBy: filterBy)
+                : nil,
             zoneID: zone, firesOn: type == .query ? firesOn : [], firesOnce: firesOnce, notificationInfo: info)
     }
 

@@ -79,7 +79,7 @@ struct SubscriptionTests {
         ("query.filterBy.0", ["comparator": "EQUALS", "fieldName": "f", "fieldValue": ["value": "five", "type": "INT64"]], .typeMismatch, "query.filterBy[0].fieldValue.value"),
         ("query.filterBy.0", ["comparator": "NEAR", "fieldName": "f", "fieldValue": ["value": "x"]], .invalidValue, "query.filterBy[0].fieldValue"),
         ("query.filterBy.0", ["comparator": "NEAR", "fieldName": "f", "fieldValue": ["value": ["latitude": 0, "longitude": 0]]], .missingValue, "query.filterBy[0].distance"),
-        ("firesOn", ["enter"], .invalidValue, "firesOn"),
+        ("firesOn", [], .invalidValue, "firesOn"),
         ("firesOn", ["create", "create"], .invalidValue, "firesOn[1]"),
         ("firesOn", ["create", "upsert"], .unknownValue, "firesOn[1]"),
         ("firesOnce", "yes", .typeMismatch, "firesOnce"),
@@ -93,7 +93,7 @@ struct SubscriptionTests {
         var json = Fixtures.subscription
         if path == "database" {
             // A query subscription in the public database is fine; make the firesOn rule fail instead.
-            json = try Fixtures.edit(json, "firesOn", ["leave"])
+            json = try Fixtures.edit(json, "firesOn", [])
         } else if path.hasPrefix("query.filterBy.") {
             json = try Fixtures.edit(try Fixtures.edit(json, "query", ["recordType": "Note", "filterBy": [nil]]), path, value)
         }
