@@ -216,6 +216,10 @@ public final class KafkaProducer: Sendable {
         let partition = message.partition ?? herald_partition_unassigned()
         let err = withOptionalBytes(message.key) { keyPointer, keyCount in
             withOptionalBytes(message.value) { valuePointer, valueCount in
+                if let topic {
+                    return herald_produce_to(
+                        client.handle, topic, partition, keyPointer, keyCount, valuePointer, valueCount, headers, opaque)
+                }
                 return herald_produce(
                     client.handle, message.topic, partition, keyPointer, keyCount, valuePointer, valueCount, headers, opaque)
             }
