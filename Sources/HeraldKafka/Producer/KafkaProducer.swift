@@ -116,27 +116,45 @@ public final class KafkaProducer: Sendable {
 
     /// Enqueues each message with its index in `batch` as the opaque of its delivery report.
     private func enqueue(_ messages: ArraySlice<OutgoingMessage>, into batch: DeliveryBatch) async {
-        var index = messages.startIndex
-        var topicName = ""
-        var topic: OpaquePointer?
-        while index < messages.endIndex {
-            let opaque = DeliveryTracker.opaque(batch: batch.id, index: index - messages.startIndex)
-            let message = messages[index]
-            if message.topic != topicName || topic == nil {
-                topicName = message.topic
-                topic = topics.handle(for: topicName)
+        var next = enqueueUntilFull(messages, from: 0, into: batch)
+        while next < messages.count {
+            if closed.load(ordering: .relaxed) || fatalError.value != nil {
+                // Room will never come: the rest fails (the tracker fails them too; whichever is first counts).
+                let error = fatalError.value
+                    ?? KafkaError(code: .closed, reason: "the producer was closed before the message was enqueued", operation: "send")
+                tracker.record((next..<messages.count).map {
+                    .init(opaque: DeliveryTracker.opaque(batch: batch.id, index: $0), partition: -1, offset: -1, error: error)
+                })
+                return
             }
-            let err = enqueue(message, topic: topic, opaque: opaque)
-            if err == RD_KAFKA_RESP_ERR__QUEUE_FULL, !closed.load(ordering: .relaxed), fatalError.value == nil {
-                // Wait for the delivery thread to free room; never block a cooperative thread.
-                await queueSpace.wait()
-                continue
+            // The queue is full: wait for the delivery thread to free room; never block a cooperative thread.
+            await queueSpace.wait()
+            next = enqueueUntilFull(messages, from: next, into: batch)
+        }
+    }
+
+    /// Enqueues messages from position `start` (0-based) until all are enqueued or
+    /// librdkafka's queue is full.
+    /// - Returns: the position of the first message not enqueued (`messages.count` when all were).
+    private func enqueueUntilFull(_ messages: ArraySlice<OutgoingMessage>, from start: Int, into batch: DeliveryBatch) -> Int {
+        // Through the buffer, each message is borrowed in place, not copied (and retained) per call.
+        messages.withUnsafeBufferPointer { buffer in
+            var topicName = ""
+            var topic: OpaquePointer?
+            for index in start..<buffer.count {
+                let opaque = DeliveryTracker.opaque(batch: batch.id, index: index)
+                if topic == nil || buffer[index].topic != topicName {
+                    topicName = buffer[index].topic
+                    topic = topics.handle(for: topicName)
+                }
+                let err = enqueue(buffer[index], topic: topic, opaque: opaque)
+                if err == RD_KAFKA_RESP_ERR__QUEUE_FULL { return index }
+                if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                    let error = KafkaError(err, operation: "produce to \(buffer[index].topic)")
+                    tracker.record([.init(opaque: opaque, partition: -1, offset: -1, error: error)])
+                }
             }
-            if err != RD_KAFKA_RESP_ERR_NO_ERROR {
-                let error = KafkaError(err, operation: "produce to \(message.topic)")
-                tracker.record([.init(opaque: opaque, partition: -1, offset: -1, error: error)])
-            }
-            index += 1
+            return buffer.count
         }
     }
 

@@ -23,20 +23,7 @@ public struct PendingDelivery: Sendable {
     public func results() async -> [Result<DeliveryReport, KafkaError>] {
         var results: [Result<DeliveryReport, KafkaError>] = []
         results.reserveCapacity(messages.count)
-        var base = 0
-        for batch in batches {
-            let outcome = await batch.outcome()
-            for index in outcome.offsets.indices {
-                if let error = outcome.errors[index] {
-                    results.append(.failure(error))
-                } else {
-                    results.append(.success(DeliveryReport(
-                        topicPartition: TopicPartition(messages[base + index].topic, outcome.partitions[index]),
-                        offset: outcome.offsets[index])))
-                }
-            }
-            base += outcome.offsets.count
-        }
+        await forEachResult { _, result in results.append(result) }
         return results
     }
 
@@ -47,17 +34,38 @@ public struct PendingDelivery: Sendable {
     public func reports() async throws(KafkaError) -> [DeliveryReport] {
         var reports: [DeliveryReport] = []
         reports.reserveCapacity(messages.count)
-        var failures: [(index: Int, error: KafkaError)] = []
-        for (index, result) in await results().enumerated() {
+        var failures = 0
+        var first: (index: Int, error: KafkaError)?
+        await forEachResult { index, result in
             switch result {
             case .success(let report): reports.append(report)
-            case .failure(let error): failures.append((index, error))
+            case .failure(let error):
+                failures += 1
+                first = first ?? (index, error)
             }
         }
-        guard let (first, error) = failures.first else { return reports }
+        guard let (index, error) = first else { return reports }
         var summary = error
-        summary.reason = "\(failures.count) of \(messages.count) messages not delivered; "
-            + "first (#\(first) to \(messages[first].topic)): \(error.reason)"
+        summary.reason = "\(failures) of \(messages.count) messages not delivered; "
+            + "first (#\(index) to \(messages[index].topic)): \(error.reason)"
         throw summary
+    }
+
+    /// Waits for each batch in turn and calls `body` with each message's index and result.
+    private func forEachResult(_ body: (Int, Result<DeliveryReport, KafkaError>) -> Void) async {
+        var base = 0
+        for batch in batches {
+            let outcome = await batch.outcome()
+            for index in outcome.offsets.indices {
+                if !outcome.errors.isEmpty, let error = outcome.errors[index] {
+                    body(base + index, .failure(error))
+                } else {
+                    body(base + index, .success(DeliveryReport(
+                        topicPartition: TopicPartition(messages[base + index].topic, outcome.partitions[index]),
+                        offset: outcome.offsets[index])))
+                }
+            }
+            base += outcome.offsets.count
+        }
     }
 }
