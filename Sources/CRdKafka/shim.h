@@ -8,6 +8,11 @@
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 
+/// The arguments after the topic that both produce helpers pass to rd_kafka_producev.
+#define HERALD_PRODUCE_ARGS(partition, key, key_len, value, value_len, headers, opaque) \
+    RD_KAFKA_V_PARTITION(partition), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key, key_len), \
+    RD_KAFKA_V_VALUE((void *)value, value_len), RD_KAFKA_V_HEADERS(headers), RD_KAFKA_V_OPAQUE(opaque), RD_KAFKA_V_END
+
 /// Enqueue one message (copied) with an optional key, headers and per-message opaque.
 /// `partition` is RD_KAFKA_PARTITION_UA (-1) to let the partitioner choose.
 /// On success librdkafka owns `headers`; on failure the caller still does.
@@ -15,15 +20,18 @@ static inline rd_kafka_resp_err_t herald_produce(rd_kafka_t *rk, const char *top
                                                  const void *key, size_t key_len,
                                                  const void *value, size_t value_len,
                                                  rd_kafka_headers_t *headers, void *opaque) {
-    return rd_kafka_producev(rk,
-                             RD_KAFKA_V_TOPIC(topic),
-                             RD_KAFKA_V_PARTITION(partition),
-                             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                             RD_KAFKA_V_KEY(key, key_len),
-                             RD_KAFKA_V_VALUE((void *)value, value_len),
-                             RD_KAFKA_V_HEADERS(headers),
-                             RD_KAFKA_V_OPAQUE(opaque),
-                             RD_KAFKA_V_END);
+    return rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic),
+                             HERALD_PRODUCE_ARGS(partition, key, key_len, value, value_len, headers, opaque));
+}
+
+/// `herald_produce` through a topic handle (`rd_kafka_topic_new`), which spares librdkafka
+/// looking the topic up by name under its write lock for every message.
+static inline rd_kafka_resp_err_t herald_produce_to(rd_kafka_t *rk, rd_kafka_topic_t *topic, int32_t partition,
+                                                    const void *key, size_t key_len,
+                                                    const void *value, size_t value_len,
+                                                    rd_kafka_headers_t *headers, void *opaque) {
+    return rd_kafka_producev(rk, RD_KAFKA_V_RKT(topic),
+                             HERALD_PRODUCE_ARGS(partition, key, key_len, value, value_len, headers, opaque));
 }
 
 /// The special "let the partitioner choose" partition.

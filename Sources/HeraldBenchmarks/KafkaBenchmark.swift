@@ -23,7 +23,7 @@ public struct KafkaBenchmark {
     /// Starts the embedded broker the runs share.
     /// - Parameters:
     ///   - messages: messages per run; `size`: value size in bytes; `batchSize` and `inFlight`:
-    ///     HeraldKafka's messages per send call and send calls at once.
+    ///     HeraldKafka's messages per `enqueue` call, and batches queued behind the oldest one still awaited.
     public init(messages: Int, size: Int, partitions: Int32, batchSize: Int, inFlight: Int, logger: Logger) throws {
         self.batchSize = batchSize
         self.inFlight = inFlight
@@ -76,30 +76,27 @@ public struct KafkaBenchmark {
         return topic
     }
 
-    /// Produces like a stage does: `batchSize` messages per send, `inFlight` sends at once.
+    /// Produces like a pipelined stage: one task enqueues `batchSize` messages at a time and
+    /// awaits a batch's delivery only once `inFlight` batches are queued after it, so
+    /// librdkafka's queue stays full while earlier deliveries complete.
     private func produceWithHerald(topic: String, value: Data) async throws {
         let producer = try KafkaProducer(configuration: producerSettings, logger: logger)
-        let (batch, limit) = (batchSize, inFlight)
-        let partitions = self.partitions
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = 0
-            var inFlight = 0
-            while next < messages || inFlight > 0 {
-                while inFlight < limit && next < messages {
-                    let range = next..<min(messages, next + batch)
-                    next = range.upperBound
-                    inFlight += 1
-                    group.addTask {
-                        let outgoing = range.map {
-                            OutgoingMessage(topic: topic, partition: Int32($0 % Int(partitions)), key: "k", value: value)
-                        }
-                        _ = try await producer.send(outgoing)
-                    }
-                }
-                try await group.next()
-                inFlight -= 1
+        let key = Data("k".utf8)
+        let partitions = Int(self.partitions)
+        var pending: [PendingDelivery] = []
+        var oldest = 0
+        var next = 0
+        while next < messages {
+            let range = next..<min(messages, next + batchSize)
+            next = range.upperBound
+            let outgoing = range.map { OutgoingMessage(topic: topic, partition: Int32($0 % partitions), key: key, value: value) }
+            pending.append(try await producer.enqueue(outgoing))
+            if pending.count - oldest > inFlight {
+                _ = try await pending[oldest].reports()
+                oldest += 1
             }
         }
+        for delivery in pending[oldest...] { _ = try await delivery.reports() }
         await producer.close()
     }
 

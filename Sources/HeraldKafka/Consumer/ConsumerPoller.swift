@@ -14,6 +14,7 @@ final class ConsumerPoller: @unchecked Sendable {
     private var pending: [ConsumerEvent] = []
     private var revokedDuringPoll: Set<TopicPartition> = []
     private var topicNames: [OpaquePointer: String] = [:]
+    private var lastTopic: (handle: OpaquePointer, name: String)?
     /// Filled by the event thread, drained by `poll` (the one member shared across threads).
     private let resets = Mutex<[OffsetResetReport]>([])
 
@@ -38,6 +39,7 @@ final class ConsumerPoller: @unchecked Sendable {
                 events.append(errorEvent(raw))
                 continue
             }
+            if messages.isEmpty { messages.reserveCapacity(min(maxMessages, 1024)) }
             messages.append(message(raw))
         }
         if !messages.isEmpty { events.append(.messages(messages)) }
@@ -120,9 +122,11 @@ final class ConsumerPoller: @unchecked Sendable {
 
     private func topicName(_ rkt: OpaquePointer?) -> String {
         guard let rkt else { return "" }
-        if let name = topicNames[rkt] { return name }
-        let name = String(cString: rd_kafka_topic_name(rkt))
+        // Runs of messages come from one topic: skip the dictionary for a repeat.
+        if let last = lastTopic, last.handle == rkt { return last.name }
+        let name = topicNames[rkt] ?? String(cString: rd_kafka_topic_name(rkt))
         topicNames[rkt] = name
+        lastTopic = (rkt, name)
         return name
     }
 

@@ -1,54 +1,13 @@
 import Synchronization
 
-/// Matches delivery reports to the `send` calls waiting for them.
+/// Routes delivery reports to the batches waiting for them.
 ///
 /// Each message's opaque is an integer, not an allocation: the batch number in the high
-/// bits and the message's index in the low 24 bits. One lock round per delivery event.
+/// bits and the message's index in the low 24 bits. One lookup per run of reports of the
+/// same batch (a delivery event holds one partition's messages, mostly of one batch).
 final class DeliveryTracker: Sendable {
     static let indexBits: UInt64 = 24
     static let maxBatchSize = 1 << 24
-
-    struct Outcome: Sendable {
-        var partitions: [Int32]
-        var offsets: [Int64]
-        var errors: [Int: KafkaError]
-    }
-
-    /// A batch waiting for its reports. A class so that recording one result mutates it in
-    /// place: a struct copied out of the dictionary would copy its arrays on every write.
-    /// Only touched under `state`'s lock.
-    private final class Batch {
-        var outcome: Outcome
-        var remaining: Int
-        var continuation: CheckedContinuation<Outcome, Never>?
-
-        init(count: Int) {
-            outcome = Outcome(
-                partitions: Array(repeating: -1, count: count), offsets: Array(repeating: -1, count: count), errors: [:])
-            remaining = count
-        }
-    }
-
-    private struct State {
-        var nextID: UInt64 = 1
-        var batches: [UInt64: Batch] = [:]
-    }
-
-    private let state = Mutex(State())
-
-    /// Registers a batch of `count` messages and returns its number.
-    func begin(count: Int) -> UInt64 {
-        state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            state.batches[id] = Batch(count: count)
-            return id
-        }
-    }
-
-    static func opaque(batch: UInt64, index: Int) -> UnsafeMutableRawPointer? {
-        UnsafeMutableRawPointer(bitPattern: UInt(batch << indexBits | UInt64(index)))
-    }
 
     /// One delivery result, as read from a delivery report or a failed enqueue.
     struct Result {
@@ -56,65 +15,59 @@ final class DeliveryTracker: Sendable {
         var partition: Int32
         var offset: Int64
         var error: KafkaError?
+
+        var batchID: UInt64 { UInt64(UInt(bitPattern: opaque)) >> DeliveryTracker.indexBits }
+        var index: Int { Int(UInt64(UInt(bitPattern: opaque)) & (1 << DeliveryTracker.indexBits - 1)) }
     }
 
-    /// Records results and resumes every batch they complete.
+    private struct State {
+        var nextID: UInt64 = 1
+        var batches: [UInt64: DeliveryBatch] = [:]
+        /// Set once nothing more will be delivered (closed, or a fatal error): new batches fail at once.
+        var end: KafkaError?
+    }
+
+    private let state = Mutex(State())
+
+    /// Registers a batch of `count` (at most `maxBatchSize`) messages.
+    func begin(count: Int) -> DeliveryBatch {
+        precondition(count <= Self.maxBatchSize, "a delivery batch holds at most \(Self.maxBatchSize) messages")
+        let (batch, end) = state.withLock { state in
+            let batch = DeliveryBatch(id: state.nextID, count: count)
+            state.nextID += 1
+            if state.end == nil { state.batches[batch.id] = batch }
+            return (batch, state.end)
+        }
+        if let end { _ = batch.fail(end) }
+        return batch
+    }
+
+    static func opaque(batch: UInt64, index: Int) -> UnsafeMutableRawPointer? {
+        UnsafeMutableRawPointer(bitPattern: UInt(batch << indexBits | UInt64(index)))
+    }
+
+    /// Records results and completes every batch they finish.
     func record(_ results: [Result]) {
-        var completed: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
-        state.withLock { state in
-            for result in results {
-                let bits = UInt64(UInt(bitPattern: result.opaque))
-                let id = bits >> Self.indexBits
-                let index = Int(bits & (1 << Self.indexBits - 1))
-                guard let batch = state.batches[id] else { continue }
-                batch.outcome.partitions[index] = result.partition
-                batch.outcome.offsets[index] = result.offset
-                if let error = result.error { batch.outcome.errors[index] = error }
-                batch.remaining -= 1
-                if batch.remaining == 0, let continuation = batch.continuation {
-                    state.batches[id] = nil
-                    completed.append((continuation, batch.outcome))
-                }
+        var start = results.startIndex
+        while start < results.endIndex {
+            let id = results[start].batchID
+            var end = start + 1
+            while end < results.endIndex, results[end].batchID == id { end += 1 }
+            if let batch = state.withLock({ $0.batches[id] }), batch.record(results[start..<end]) {
+                _ = state.withLock { $0.batches.removeValue(forKey: id) }
             }
-        }
-        for (continuation, outcome) in completed { continuation.resume(returning: outcome) }
-    }
-
-    /// Waits until every message of the batch has a result.
-    func wait(for id: UInt64) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            let ready: Outcome? = state.withLock { state in
-                guard let batch = state.batches[id] else { return Outcome(partitions: [], offsets: [], errors: [:]) }
-                if batch.remaining == 0 {
-                    state.batches[id] = nil
-                    return batch.outcome
-                }
-                batch.continuation = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+            start = end
         }
     }
 
-    /// Fails every message still waiting (the producer was closed before they were delivered).
+    /// Fails every message still waiting, and every batch begun from now on (the producer
+    /// was closed, or failed fatally: nothing queued will be delivered any more).
     func failAll(_ error: KafkaError) {
-        let completed: [(CheckedContinuation<Outcome, Never>, Outcome)] = state.withLock { state in
-            var completed: [(CheckedContinuation<Outcome, Never>, Outcome)] = []
-            for (id, batch) in state.batches {
-                for index in batch.outcome.offsets.indices
-                where batch.outcome.offsets[index] < 0 && batch.outcome.errors[index] == nil {
-                    batch.outcome.errors[index] = error
-                }
-                batch.remaining = 0
-                if let continuation = batch.continuation {
-                    state.batches[id] = nil
-                    completed.append((continuation, batch.outcome))
-                }  // else a later `wait` returns at once
-            }
-            return completed
+        let batches = state.withLock { state in
+            state.end = state.end ?? error
+            defer { state.batches = [:] }
+            return Array(state.batches.values)
         }
-        for (continuation, outcome) in completed { continuation.resume(returning: outcome) }
+        for batch in batches { _ = batch.fail(error) }
     }
-
-    var inFlightBatches: Int { state.withLock { $0.batches.count } }
 }

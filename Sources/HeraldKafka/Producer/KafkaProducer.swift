@@ -6,8 +6,11 @@ import Synchronization
 /// An idempotent Kafka producer whose `send` completes with the delivery report while
 /// any number of messages are in flight.
 ///
-/// Enqueueing never blocks: when librdkafka's local queue is full, `send` suspends briefly
-/// and retries. Delivery reports are served by a dedicated event thread.
+/// `enqueue` hands messages over and returns a `PendingDelivery` to await later, so the
+/// caller can keep librdkafka's queue full; `send` and `sendAll` enqueue and await at once.
+/// Enqueueing never blocks a thread: when librdkafka's local queue is full, it suspends
+/// until a delivery report frees room, and retries. Delivery reports are served by a
+/// dedicated event thread.
 public final class KafkaProducer: Sendable {
     public let configuration: ProducerConfiguration
     let client: RdKafkaClient
@@ -18,6 +21,7 @@ public final class KafkaProducer: Sendable {
     private let fatalError: FirstError
     private let closed = Atomic<Bool>(false)
     private let knownTopics = Mutex<Set<String>>([])
+    private let topics: TopicHandles
     private let queueSpace: QueueSpaceSignal
 
     /// Creates the producer and connects in the background.
@@ -33,6 +37,7 @@ public final class KafkaProducer: Sendable {
             kind: .producer, properties: configuration.properties,
             events: herald_event_dr() | herald_event_log() | herald_event_error())
         self.client = client
+        self.topics = TopicHandles(client: client)
         self.tracker = tracker
         self.fatalError = fatalError
         self.executor = BlockingExecutor(label: "herald-producer-\(client.name)")
@@ -46,8 +51,10 @@ public final class KafkaProducer: Sendable {
             onError: { error in
                 guard error.isFatal else { return }
                 fatalError.record(error)
-                // Nothing queued will be delivered any more: release every waiting `send`.
+                // Nothing queued will be delivered any more: release every waiting `send`,
+                // and every `enqueue` waiting for room.
                 tracker.failAll(error)
+                queueSpace.signal()
             })
     }
 
@@ -69,20 +76,7 @@ public final class KafkaProducer: Sendable {
     /// idempotently, e.g. with deterministic IDs, or use `sendAll` to retry only the failed).
     /// - Returns: one report per message, in the order given.
     public func send(_ messages: [OutgoingMessage]) async throws(KafkaError) -> [DeliveryReport] {
-        var reports: [DeliveryReport] = []
-        reports.reserveCapacity(messages.count)
-        var failures: [(index: Int, error: KafkaError)] = []
-        for (index, result) in try await sendAll(messages).enumerated() {
-            switch result {
-            case .success(let report): reports.append(report)
-            case .failure(let error): failures.append((index, error))
-            }
-        }
-        guard let (first, error) = failures.first else { return reports }
-        var summary = error
-        summary.reason = "\(failures.count) of \(messages.count) messages not delivered; "
-            + "first (#\(first) to \(messages[first].topic)): \(error.reason)"
-        throw summary
+        try await enqueue(messages).reports()
     }
 
     /// Produces messages and waits until each has a result: its delivery report, or why it
@@ -92,42 +86,75 @@ public final class KafkaProducer: Sendable {
     /// - Returns: one result per message, in the order given.
     /// - Throws: `KafkaError` only when the producer cannot be used (closed, fatal error).
     public func sendAll(_ messages: [OutgoingMessage]) async throws(KafkaError) -> [Result<DeliveryReport, KafkaError>] {
-        guard !messages.isEmpty else { return [] }
-        if messages.count > DeliveryTracker.maxBatchSize {
-            var results: [Result<DeliveryReport, KafkaError>] = []
-            for start in stride(from: 0, to: messages.count, by: DeliveryTracker.maxBatchSize) {
-                let end = min(messages.count, start + DeliveryTracker.maxBatchSize)
-                results += try await sendAll(Array(messages[start..<end]))
-            }
-            return results
-        }
+        try await enqueue(messages).results()
+    }
+
+    /// Hands messages to librdkafka and returns as soon as all are queued, without waiting
+    /// for their delivery: await the returned `PendingDelivery` for that. Meanwhile, enqueue
+    /// more — per partition, messages are stored in the order they were enqueued (the
+    /// idempotent producer keeps that order through retries), so a caller that awaits its
+    /// batches in order learns of each batch's delivery in order too.
+    ///
+    /// Waits (without blocking a thread) while librdkafka's queue (`queueCapacity`) is full;
+    /// never drops a message. A message librdkafka refuses at once (e.g. over
+    /// `message.max.bytes`, or to a partition that does not exist) gets its failure as its
+    /// result; the others are still enqueued.
+    /// - Throws: `KafkaError` only when the producer cannot be used (closed, fatal error).
+    public func enqueue(_ messages: [OutgoingMessage]) async throws(KafkaError) -> PendingDelivery {
         try checkUsable(operation: "send")
+        guard !messages.isEmpty else { return PendingDelivery(messages: [], batches: []) }
         await learnTopics(of: messages)
-        let batch = tracker.begin(count: messages.count)
-        var index = 0
-        while index < messages.count {
-            let opaque = DeliveryTracker.opaque(batch: batch, index: index)
-            let err = enqueue(messages[index], opaque: opaque)
-            if err == RD_KAFKA_RESP_ERR__QUEUE_FULL, !closed.load(ordering: .relaxed) {
-                // Wait for the delivery thread to free room; never block a cooperative thread.
-                await queueSpace.wait()
-                continue
-            }
-            if err != RD_KAFKA_RESP_ERR_NO_ERROR {
-                let error = KafkaError(err, operation: "produce to \(messages[index].topic)")
-                tracker.record([.init(opaque: opaque, partition: -1, offset: -1, error: error)])
-            }
-            index += 1
+        var batches: [DeliveryBatch] = []
+        for start in stride(from: 0, to: messages.count, by: DeliveryTracker.maxBatchSize) {
+            let part = messages[start..<min(messages.count, start + DeliveryTracker.maxBatchSize)]
+            let batch = tracker.begin(count: part.count)
+            batches.append(batch)
+            await enqueue(part, into: batch)
         }
-        let outcome = await tracker.wait(for: batch)
-        return messages.indices.map { index in
-            if let error = outcome.errors[index] { return .failure(error) }
-            guard index < outcome.partitions.count else {
-                return .failure(KafkaError(code: .closed, reason: "no delivery report", operation: "send"))
+        return PendingDelivery(messages: messages, batches: batches)
+    }
+
+    /// Enqueues each message with its index in `batch` as the opaque of its delivery report.
+    private func enqueue(_ messages: ArraySlice<OutgoingMessage>, into batch: DeliveryBatch) async {
+        var next = enqueueUntilFull(messages, from: 0, into: batch)
+        while next < messages.count {
+            if closed.load(ordering: .relaxed) || fatalError.value != nil {
+                // Room will never come: the rest fails (the tracker fails them too; whichever is first counts).
+                let error = fatalError.value
+                    ?? KafkaError(code: .closed, reason: "the producer was closed before the message was enqueued", operation: "send")
+                tracker.record((next..<messages.count).map {
+                    .init(opaque: DeliveryTracker.opaque(batch: batch.id, index: $0), partition: -1, offset: -1, error: error)
+                })
+                return
             }
-            return .success(DeliveryReport(
-                topicPartition: TopicPartition(messages[index].topic, outcome.partitions[index]),
-                offset: outcome.offsets[index]))
+            // The queue is full: wait for the delivery thread to free room; never block a cooperative thread.
+            await queueSpace.wait()
+            next = enqueueUntilFull(messages, from: next, into: batch)
+        }
+    }
+
+    /// Enqueues messages from position `start` (0-based) until all are enqueued or
+    /// librdkafka's queue is full.
+    /// - Returns: the position of the first message not enqueued (`messages.count` when all were).
+    private func enqueueUntilFull(_ messages: ArraySlice<OutgoingMessage>, from start: Int, into batch: DeliveryBatch) -> Int {
+        // Through the buffer, each message is borrowed in place, not copied (and retained) per call.
+        messages.withUnsafeBufferPointer { buffer in
+            var topicName = ""
+            var topic: OpaquePointer?
+            for index in start..<buffer.count {
+                let opaque = DeliveryTracker.opaque(batch: batch.id, index: index)
+                if topic == nil || buffer[index].topic != topicName {
+                    topicName = buffer[index].topic
+                    topic = topics.handle(for: topicName)
+                }
+                let err = enqueue(buffer[index], topic: topic, opaque: opaque)
+                if err == RD_KAFKA_RESP_ERR__QUEUE_FULL { return index }
+                if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                    let error = KafkaError(err, operation: "produce to \(buffer[index].topic)")
+                    tracker.record([.init(opaque: opaque, partition: -1, offset: -1, error: error)])
+                }
+            }
+            return buffer.count
         }
     }
 
@@ -140,7 +167,12 @@ public final class KafkaProducer: Sendable {
     private func learnTopics(of messages: [OutgoingMessage]) async {
         var unknown: Set<String> = []
         knownTopics.withLock { known in
-            for message in messages where !known.contains(message.topic) { unknown.insert(message.topic) }
+            var previous = ""
+            for message in messages where message.topic != previous {
+                // Batches mostly go to one topic: hash each run's topic once, not each message's.
+                previous = message.topic
+                if !known.contains(previous) { unknown.insert(previous) }
+            }
         }
         guard !unknown.isEmpty else { return }
         let (client, timeout) = (self.client, configuration.client.requestTimeout)
@@ -186,7 +218,9 @@ public final class KafkaProducer: Sendable {
         }
     }
 
-    private func enqueue(_ message: OutgoingMessage, opaque: UnsafeMutableRawPointer?) -> rd_kafka_resp_err_t {
+    /// Enqueues one message (librdkafka copies it) through its topic's handle, or by name
+    /// when there is none.
+    private func enqueue(_ message: OutgoingMessage, topic: OpaquePointer?, opaque: UnsafeMutableRawPointer?) -> rd_kafka_resp_err_t {
         var headers: OpaquePointer?
         if !message.headers.isEmpty {
             let list = rd_kafka_headers_new(message.headers.count)
@@ -200,9 +234,12 @@ public final class KafkaProducer: Sendable {
         let partition = message.partition ?? herald_partition_unassigned()
         let err = withOptionalBytes(message.key) { keyPointer, keyCount in
             withOptionalBytes(message.value) { valuePointer, valueCount in
-                herald_produce(
-                    client.handle, message.topic, partition, keyPointer, keyCount, valuePointer, valueCount,
-                    headers, opaque)
+                if let topic {
+                    return herald_produce_to(
+                        client.handle, topic, partition, keyPointer, keyCount, valuePointer, valueCount, headers, opaque)
+                }
+                return herald_produce(
+                    client.handle, message.topic, partition, keyPointer, keyCount, valuePointer, valueCount, headers, opaque)
             }
         }
         if err != RD_KAFKA_RESP_ERR_NO_ERROR, let headers { rd_kafka_headers_destroy(headers) }
