@@ -14,7 +14,7 @@ extension BenchCommand {
         var partitions: Int32 = 16
         @Option(help: "Runs of each path; the best run counts.") var rounds = 3
         @Option(help: "HeraldKafka: messages per send call.") var batchSize = 5_000
-        @Option(help: "HeraldKafka: send calls in flight at once.") var inFlight = 4
+        @Option(help: "HeraldKafka: batches enqueued behind the oldest one still awaited.") var inFlight = 4
         @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
