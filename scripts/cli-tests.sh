@@ -219,14 +219,19 @@ t "payload: rendered in fr for fr-CA (strings, xcstrings plural)" 0 "golden:$F/p
 t "payload: rendered in de (stringsdict plural), sequence and badge" 0 "golden:$F/payload-localized-de.expected.json" empty \
   $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
   --localizations $F/localizations --locale de --badge 4 --sequence 7
-t "payload: unknown locale falls back to the development language" 0 \
-  'py:j["rendered"] == {"locale": "ja", "title": "Note", "subtitle": "5 points", "body": "“Call the plumber” changed (priority 5)"}' empty \
+t "payload: unknown locale falls back to the development language, and rendered.locale says so" 0 \
+  'py:j["rendered"] == {"locale": "en", "title": "Note", "subtitle": "5 points", "body": "“Call the plumber” changed (priority 5)"}' empty \
   $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
   --localizations $F/localizations --locale ja
 t "payload: --development-language is the last fallback" 0 \
-  'py:j["rendered"]["locale"] == "ja" and j["rendered"]["body"] == "« Call the plumber » a changé (priorité 5)"' empty \
+  'py:j["rendered"]["locale"] == "fr" and j["rendered"]["body"] == "« Call the plumber » a changé (priorité 5)"' empty \
   $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
   --localizations $F/localizations --locale ja --development-language fr
+t "payload: an iw.lproj folder serves he-IL; he.lproj's entries win; the loader warns" 0 \
+  'py:j["rendered"]["locale"] == "iw" and j["rendered"]["title"] == "הערה" and j["rendered"]["body"] == "„Call the plumber” השתנה (עדיפות 5)"' \
+  "has:warning: --localizations: 'he' and 'iw' are one localization (he): 'he' wins" \
+  $P --subscription $F/subscription-localized.json --change $F/change-urgent-create.json \
+  --localizations $F/localizations-alias --locale he-IL
 t "payload: zone subscription, silent push" 0 "golden:$F/payload-zone.expected.json" empty \
   $P --subscription $F/subscription-zone.json --change $F/change-zone.json
 t "payload: shared database subscription" 0 "golden:$F/payload-shared-database.expected.json" empty \

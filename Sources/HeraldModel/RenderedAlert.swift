@@ -1,7 +1,8 @@
 /// The alert text as Herald rendered it for the recipient's locale (Herald's own key
 /// `rendered` in a notification): what the device would show.
 public struct RenderedAlert: Sendable, Hashable, Codable {
-    /// BCP 47 locale used, e.g. `fr-FR`.
+    /// The localization used, as the app's bundle spells it (`fr`, `zh-Hans`, `iw`); the
+    /// requested locale (`fr-FR`) when no text came from the localizations.
     public var locale: String
     public var title: String?
     public var subtitle: String?

@@ -38,16 +38,17 @@ struct AlertRenderingTests {
         alertLocalizationKey: "NOTE_CHANGED", alertLocalizationArgs: ["title"], titleLocalizationKey: "NOTE_TITLE",
         soundName: "default")
 
+    /// `used`: the localization of the body (issue 16; it used to echo the request).
     @Test("the recipient's locale with its fallback chain; keys and args stay in the push", arguments: [
-        ("fr-CA", "Mémo", "« Groceries » a changé"),
-        ("fr-FR", "Note", "« Groceries » a changé"),
-        ("fr", "Note", "« Groceries » a changé"),
-        ("de-AT", "Note", "“Groceries” changed"),
-        ("en", "Note", "“Groceries” changed"),
+        ("fr-CA", "Mémo", "« Groceries » a changé", "fr"),
+        ("fr-FR", "Note", "« Groceries » a changé", "fr"),
+        ("fr", "Note", "« Groceries » a changé", "fr"),
+        ("de-AT", "Note", "“Groceries” changed", "en"),
+        ("en", "Note", "“Groceries” changed", "en"),
     ])
-    func localized(locale: String, title: String, body: String) throws {
+    func localized(locale: String, title: String, body: String, used: String) throws {
         let composed = try F.compose(F.match(Self.localized), locale: locale, catalog: Self.catalog())
-        #expect(composed.notification.rendered == RenderedAlert(locale: locale, title: title, body: body))
+        #expect(composed.notification.rendered == RenderedAlert(locale: used, title: title, body: body))
         #expect(composed.problems.isEmpty)
         #expect(F.text(composed).hasPrefix(
             #"{"aps":{"alert":{"title-loc-key":"NOTE_TITLE","loc-key":"NOTE_CHANGED","loc-args":["Groceries"]},"#))
@@ -81,11 +82,37 @@ struct AlertRenderingTests {
         #expect(bare.notification.rendered?.body == "NOPE")
     }
 
-    @Test("a key found only in the development language")
+    @Test("a key found only in the development language: rendered.locale is the development language")
     func developmentFallback() throws {
         let composed = try F.compose(F.match(NotificationInfo(alertLocalizationKey: "EN_ONLY")), locale: "fr-CA",
                                      catalog: Self.catalog())
-        #expect(composed.notification.rendered == RenderedAlert(locale: "fr-CA", body: "English only"))
+        #expect(composed.notification.rendered == RenderedAlert(locale: "en", body: "English only"))
+    }
+
+    @Test("rendered.locale: a regional request served by its base language, per part", arguments: [
+        // title key, body key, locale requested, rendered.locale
+        ("NOTE_TITLE", "NOTE_CHANGED", "fr-CA", "fr"),        // body from fr (title from fr-CA): the body's
+        ("NOTE_TITLE", nil, "fr-CA", "fr-CA"),                // title only, from fr-CA
+        ("NOTE_TITLE", nil, "fr-BE", "fr"),                   // fr-BE falls back to fr
+        ("NOTE_TITLE", "EN_ONLY", "fr-CA", "en"),             // body from the development language
+        ("NOPE", "NOPE_TOO", "fr-CA", "fr-CA"),               // nothing from the catalog: the request
+    ] as [(String, String?, String, String)])
+    func renderedLocalePerPart(title: String, body: String?, locale: String, used: String) throws {
+        let info = NotificationInfo(alertLocalizationKey: body, titleLocalizationKey: title)
+        let composed = try F.compose(F.match(info), locale: locale, catalog: Self.catalog())
+        #expect(composed.notification.rendered?.locale == used)
+    }
+
+    @Test("rendered.locale names the folder used: Base.lproj as the development language, an alias folder as spelled")
+    func renderedLocaleFolders() throws {
+        let catalog = try LocalizationCatalog(files: [
+            "Base.lproj/Localizable.strings": Data(#""BASE" = "base";"#.utf8),
+            "iw.lproj/Localizable.strings": Data(#""HI" = "שלום";"#.utf8),
+        ], developmentLanguage: "en")
+        let base = try F.compose(F.match(NotificationInfo(alertLocalizationKey: "BASE")), locale: "de-CH", catalog: catalog)
+        #expect(base.notification.rendered == RenderedAlert(locale: "en", body: "base"))
+        let alias = try F.compose(F.match(NotificationInfo(alertLocalizationKey: "HI")), locale: "he-IL", catalog: catalog)
+        #expect(alias.notification.rendered == RenderedAlert(locale: "iw", body: "שלום"))
     }
 
     @Test("specifiers at send time render safely", arguments: [
@@ -186,7 +213,7 @@ struct AlertRenderingTests {
             for key in keys {
                 let found = try #require(catalog.storedEntry(forKey: key, table: "Localizable", chainKeys: chain))
                 for arguments in argumentLists {
-                    let fast = catalog.renderChecked(found.stored, locale: found.locale, arguments: arguments)
+                    let fast = catalog.renderChecked(found.stored, locale: found.rulesLocale, arguments: arguments)
                     let slow = catalog.localizedString(key: key, locale: locale, arguments: arguments)
                     #expect(fast.text == slow.text, "\(key) \(arguments)")
                     #expect(fast.problems == found.stored.entry.formatProblems(argumentCount: arguments.count))

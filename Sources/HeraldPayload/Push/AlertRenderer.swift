@@ -15,6 +15,13 @@ import HeraldModel
 /// Rendering never fails: a specifier without an argument prints nothing, a bad
 /// specifier prints as written. A key missing from a catalog and format problems of the
 /// entry used are reported (so a bad translation shows up in the compose stage's log).
+///
+/// `rendered.locale` is the localization actually used, as the bundle spells it (what
+/// `Bundle.preferredLocalizations` names): the body's, else the title's, else the
+/// subtitle's, for the first of them rendered from a catalog entry (`Base.lproj` and
+/// files outside any `.lproj` count as the development language). When no part came
+/// from the catalog (plain texts, keys without an entry, no catalog) it is the locale
+/// the text was composed for: the requested one.
 struct AlertRenderer {
     let catalog: LocalizationCatalog?
     let locale: String
@@ -34,29 +41,31 @@ struct AlertRenderer {
         let title = part(info.titleLocalizationKey, values.title.values, plain: info.title, &problems)
         let subtitle = part(info.subtitleLocalizationKey, values.subtitle.values, plain: info.subtitle, &problems)
         let body = part(info.alertLocalizationKey, values.alert.values, plain: info.alertBody, &problems)
-        guard title != nil || subtitle != nil || body != nil else { return nil }
-        return RenderedAlert(locale: locale, title: title, subtitle: subtitle, body: body)
+        guard title.text != nil || subtitle.text != nil || body.text != nil else { return nil }
+        let used = body.localization ?? title.localization ?? subtitle.localization ?? locale
+        return RenderedAlert(locale: used, title: title.text, subtitle: subtitle.text, body: body.text)
     }
 
+    /// One part's text, and the localization it came from when a catalog entry was used.
     private func part(
         _ key: String?, _ arguments: [FormatArgument], plain: String?, _ problems: inout [PayloadError]
-    ) -> String? {
-        guard let key else { return plain }
+    ) -> (text: String?, localization: String?) {
+        guard let key else { return (plain, nil) }
         if let catalog {
             if let found = catalog.storedEntry(forKey: key, table: table, chainKeys: chainKeys) {
-                let rendered = catalog.renderChecked(found.stored, locale: found.locale, arguments: arguments)
+                let rendered = catalog.renderChecked(found.stored, locale: found.rulesLocale, arguments: arguments)
                 for problem in rendered.problems {
                     var located = problem
                     located.location.key = found.locale + "/" + key
                     problems.append(located)
                 }
-                return rendered.text
+                return (rendered.text, found.locale)
             }
             problems.append(PayloadError(
                 .missingKey, "no entry in table '\(table)' for locale '\(locale)' or its fallbacks", at: .init(key: key)))
         }
-        if let plain { return plain }
+        if let plain { return (plain, nil) }
         // Most keys are identifiers without a '%': nothing to format.
-        return key.utf8.contains(UInt8(ascii: "%")) ? FormatString(key).render(arguments) : key
+        return (key.utf8.contains(UInt8(ascii: "%")) ? FormatString(key).render(arguments) : key, nil)
     }
 }

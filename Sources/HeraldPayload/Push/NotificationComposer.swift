@@ -46,7 +46,9 @@ public struct NotificationComposer: Sendable {
     ///   - badge: the recipient's running badge count including this notification; used
     ///     only when the subscription badges (negative counts count as 0).
     ///   - locale: the recipient's locale (`fr-CA`); `nil` uses the catalog's development
-    ///     language, and `rendered.locale` is then that language, or `und` without a catalog.
+    ///     language (`und` without a catalog). `rendered.locale` is the localization
+    ///     actually used (`fr` for `fr-CA` served by `fr.lproj`), or this locale when no
+    ///     text came from the catalog (see `AlertRenderer`).
     ///   - catalog: the app's localizations for server-side rendering; `nil` renders the
     ///     plain texts (or the keys formatted with their arguments).
     ///   - voip: the app receives its pushes over PushKit (limit ``PayloadLimits/voipMaxBytes``).

@@ -3,7 +3,8 @@ import HeraldPayload
 
 /// Loads an app's localizations from a directory: `<lang>.lproj/Localizable.strings`,
 /// `<lang>.lproj/Localizable.stringsdict` and `Localizable.xcstrings` (any depth; paths are
-/// relative to the directory).
+/// relative to the directory). Folders spelling one language twice (`he.lproj` and
+/// `iw.lproj`) are warned about on standard error, saying which spelling wins.
 enum LocalizationDirectory {
     /// - Parameter developmentLanguage: default: the `.xcstrings` `sourceLanguage`, else `en`.
     /// - Throws: `CommandFailure.invalidInput` naming the directory or the file that is wrong.
@@ -31,11 +32,17 @@ enum LocalizationDirectory {
             throw CommandFailure.invalidInput("--localizations: \(directory) holds no .strings, .stringsdict or .xcstrings files")
         }
         let language = developmentLanguage ?? sourceLanguage(of: files) ?? "en"
+        let catalog: LocalizationCatalog
         do {
-            return try LocalizationCatalog(files: files, developmentLanguage: language)
+            catalog = try LocalizationCatalog(files: files, developmentLanguage: language)
         } catch {
             throw CommandFailure.invalidInput("--localizations: \(error)")
         }
+        // Two spellings of one language (`he.lproj`, `iw.lproj`) are legal but worth knowing.
+        for note in catalog.spellingNotes {
+            FileHandle.standardError.write(Data("warning: --localizations: \(note)\n".utf8))
+        }
+        return catalog
     }
 
     private static func sourceLanguage(of files: [String: Data]) -> String? {

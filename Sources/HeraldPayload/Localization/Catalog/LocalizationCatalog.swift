@@ -11,6 +11,17 @@ import Foundation
 /// - `Localizable.strings` outside any `.lproj` — a last resort used for every language;
 /// - other files are ignored. Only the last `.lproj` component of a path counts.
 ///
+/// **Spellings**: folder names and `.xcstrings` language keys are canonicalized like
+/// requests (``LocaleFallback/canonical(_:)``): `iw.lproj` serves `he`, `iw` and `he-IL`;
+/// `zh_CN.lproj` serves `zh-Hans-CN` and `zh-Hans`; `pt_BR` is `pt-BR`. Two spellings of
+/// one language (`he.lproj` and `iw.lproj`) form one localization: for a key both have
+/// in files of the same kind, the spelling closest to BCP 47 wins — the current code
+/// over an alias (`he` over `iw`), a script-bearing form over `zh_CN`, then name order
+/// (`pt-BR` before `pt_BR`) — so the result never depends on file order (a legacy name
+/// counts as its code: `English.lproj` is `en`, path order decides); the other
+/// spelling still supplies the keys the winner lacks. ``spellingNotes`` lists each such
+/// merge.
+///
 /// **Precedence** when one key of one table has entries from several files in the same
 /// language: `.stringsdict` over `.xcstrings` over `.strings` (the most specific format
 /// wins, as Foundation prefers a stringsdict entry over a strings one). Files of one kind
@@ -31,13 +42,16 @@ public struct LocalizationCatalog: Sendable {
 
     /// One language's tables.
     struct Localization: Sendable {
-        /// The name as the bundle spells it (`fr`, `zh-Hans`, `Base`, `""` for the root).
+        /// The name as the bundle spells it (`fr`, `zh-Hans`, `Base`, `""` for the root);
+        /// of several spellings, the preferred one.
         var name: String
+        /// Every spelling met (`he`, `iw`), as reported.
+        var spellings: Set<String> = []
         /// table → key → entry and its source.
         var tables: [String: [String: StoredEntry]] = [:]
     }
 
-    /// Localizations by normalised name (`base` for Base.lproj, `""` for the root).
+    /// Localizations by canonical name (`base` for Base.lproj, `""` for the root).
     private let localizationsByKey: [String: Localization]
     /// The non-empty localization keys, sorted (the sibling search of a fallback chain).
     private let sortedKeys: [String]
@@ -48,6 +62,17 @@ public struct LocalizationCatalog: Sendable {
 
     /// The localizations present, as the bundle spells them, sorted (`""` is the root).
     public var localizations: [String] { localizationsByKey.values.map(\.name).sorted() }
+
+    /// One line per language spelled in several ways (`he.lproj` and `iw.lproj`), saying
+    /// which spelling wins; sorted. Empty when every language has one spelling.
+    public var spellingNotes: [String] {
+        localizationsByKey.filter { $0.value.spellings.count > 1 }.map { key, localization in
+            let others = localization.spellings.subtracting([localization.name]).sorted()
+                .map { "'\($0)'" }.joined(separator: ", ")
+            return "'\(localization.name)' and \(others) are one localization (\(key)): "
+                + "'\(localization.name)' wins for a key both spell in files of one kind, the others fill in keys it lacks"
+        }.sorted()
+    }
 
     /// Builds a catalog from file contents.
     ///
@@ -63,12 +88,20 @@ public struct LocalizationCatalog: Sendable {
 
         func add(_ entries: [String: LocalizedEntry], language: String, table: String,
                  source: LocalizedText.Source) {
-            let key = language == "" ? "" : LocaleFallback.normalize(language)
+            let key = language == "" ? "" : LocaleFallback.canonical(language)
             // A catalog language that names nothing (`""`, `@x`) must not merge into the root.
             guard language == "" || !key.isEmpty else { return }
-            var localization = localizations[key] ?? Localization(name: LocaleFallback.legacyCode(language) ?? language)
+            let spelling = LocaleFallback.legacyCode(language) ?? language
+            var localization = localizations[key] ?? Localization(name: spelling)
+            localization.spellings.insert(spelling)
+            if LocaleFallback.prefers(spelling, over: localization.name, key: key) { localization.name = spelling }
             for (entryKey, entry) in entries {
-                localization.tables[table, default: [:]][entryKey] = StoredEntry(entry: entry, source: source)
+                // Kinds come in precedence order, so a new kind replaces; within one kind
+                // the preferred spelling keeps its entry whatever the file order.
+                if let existing = localization.tables[table]?[entryKey], existing.source == source,
+                   LocaleFallback.prefers(existing.localization, over: spelling, key: key) { continue }
+                localization.tables[table, default: [:]][entryKey] = StoredEntry(
+                    entry: entry, source: source, localization: spelling)
             }
             localizations[key] = localization
         }
@@ -156,8 +189,8 @@ public struct LocalizationCatalog: Sendable {
 
     /// The entry for `key`, following the fallback chain of `locale`.
     ///
-    /// - Returns: the entry, the kind of file it came from, and the locale used (as
-    ///   ``LocalizedText/locale`` describes), or `nil` when no localization has the key.
+    /// - Returns: the entry, the kind of file it came from, and the localization used
+    ///   (as ``LocalizedText/locale`` describes), or `nil` when no localization has the key.
     public func entry(
         forKey key: String, table: String = "Localizable", locale: String
     ) -> (entry: LocalizedEntry, source: LocalizedText.Source, locale: String)? {
@@ -166,15 +199,18 @@ public struct LocalizationCatalog: Sendable {
     }
 
     /// ``entry(forKey:table:locale:)`` along a chain from ``chainKeys(for:)``, with the
-    /// entry's pre-parsed format.
+    /// entry's pre-parsed format. `locale` is the localization used as the bundle spells
+    /// it; `rulesLocale` its canonical form for ``PluralRules`` (`he` for `iw.lproj`).
     func storedEntry(
         forKey key: String, table: String, chainKeys: [String]
-    ) -> (stored: StoredEntry, locale: String)? {
+    ) -> (stored: StoredEntry, locale: String, rulesLocale: String)? {
         for localizationKey in chainKeys {
             guard let localization = localizationsByKey[localizationKey],
                   let found = localization.tables[table]?[key] else { continue }
-            let used = localizationKey == "base" || localizationKey == "" ? developmentLanguage : localization.name
-            return (found, used)
+            if localizationKey == "base" || localizationKey == "" {
+                return (found, developmentLanguage, developmentLanguage)
+            }
+            return (found, found.localization, localizationKey)
         }
         return nil
     }
@@ -225,13 +261,14 @@ public struct LocalizationCatalog: Sendable {
         key: String, table: String = "Localizable", locale: String,
         arguments: [FormatArgument] = [], missingArgument: String = ""
     ) -> LocalizedText {
-        guard let found = entry(forKey: key, table: table, locale: locale) else {
+        guard let found = storedEntry(forKey: key, table: table, chainKeys: chainKeys(for: locale)) else {
             let text = FormatString(key).render(arguments, missingArgument: missingArgument)
             return LocalizedText(text: text, key: key, locale: nil, source: nil)
         }
-        let rules = PluralRules(localeIdentifier: found.locale)
-        let rendered = found.entry.render(arguments, rules: rules, missingArgument: missingArgument, formats: formats)
-        return LocalizedText(text: rendered.text, key: key, locale: found.locale, source: found.source,
+        let rules = PluralRules(localeIdentifier: found.rulesLocale)
+        let rendered = found.stored.entry.render(
+            arguments, rules: rules, missingArgument: missingArgument, formats: formats)
+        return LocalizedText(text: rendered.text, key: key, locale: found.locale, source: found.stored.source,
                              pluralCategories: rendered.categories)
     }
 }
