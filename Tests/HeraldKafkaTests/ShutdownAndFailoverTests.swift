@@ -24,6 +24,16 @@ struct ShutdownAndFailoverTests {
         #expect(settings.properties["heartbeat.interval.ms"] == "666", "at most a third of the session timeout")
     }
 
+    @Test("consumers render a 500 ms fetch wait unless one is given, and extra properties win")
+    func fetchWaitSetting() {
+        var settings = ConsumerConfiguration(bootstrapServers: "127.0.0.1:9092", groupID: "g")
+        #expect(settings.properties["fetch.wait.max.ms"] == "500")
+        settings.fetchMaxWait = .milliseconds(10)
+        #expect(settings.properties["fetch.wait.max.ms"] == "10")
+        settings.client.extraProperties["fetch.wait.max.ms"] = "50"
+        #expect(settings.properties["fetch.wait.max.ms"] == "50")
+    }
+
     @Test("the cluster ID is the same for every client of a cluster and differs between clusters")
     func clusterID() async throws {
         let first = try TestCluster()

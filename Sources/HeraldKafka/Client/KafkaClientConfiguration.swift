@@ -136,6 +136,12 @@ public struct ConsumerConfiguration: Sendable {
     public var maxBatchSize = 1000
     /// How long one poll waits for a first message before returning an empty batch. Default: 100 ms.
     public var pollTimeout: Duration = .milliseconds(100)
+    /// How long the broker may hold a fetch that finds no new message
+    /// (`fetch.wait.max.ms`). A Kafka broker answers as soon as a message arrives, so this
+    /// only bounds idle round trips; librdkafka's mock cluster (the embedded broker,
+    /// `herald broker`) does not, and holds every empty fetch this long, so a message
+    /// produced meanwhile waits for it. Default: 500 ms (librdkafka's and Kafka's default).
+    public var fetchMaxWait: Duration = .milliseconds(500)
 
     public init() {}
 
@@ -158,6 +164,7 @@ public struct ConsumerConfiguration: Sendable {
         result["heartbeat.interval.ms"] = String(max(100, min(heartbeatInterval.milliseconds, sessionTimeout.milliseconds / 3)))
         if let groupInstanceID { result["group.instance.id"] = groupInstanceID }
         result["enable.partition.eof"] = "false"
+        result["fetch.wait.max.ms"] = String(fetchMaxWait.milliseconds)
         result.merge(client.extraProperties) { _, extra in extra }
         return result
     }
