@@ -14,6 +14,20 @@ public struct WireCodec: Sendable {
     /// Decodes a value of `type` from UTF-8 JSON.
     /// - Throws: `ModelError` with the path of the first offending value.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
+        try decodeWithFoundation(type, from: data)
+    }
+
+    /// Decodes a wire type through its fast reader (`WireDecodable`): same values, same
+    /// errors as the Codable path, without Foundation's per-key container overhead.
+    /// - Throws: `ModelError` with the path of the first offending value.
+    public func decode<T: WireDecodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
+        try T(wire: JSONDocument(data), at: JSONDocument.root)
+    }
+
+    /// Decodes through Foundation's `JSONDecoder` and the type's Codable initializer, even
+    /// when the type has a fast reader: the reference the fast readers are tested against.
+    /// - Throws: `ModelError` with the path of the first offending value.
+    public func decodeWithFoundation<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as ModelError {
