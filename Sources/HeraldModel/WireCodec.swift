@@ -52,6 +52,22 @@ public struct WireCodec: Sendable {
     /// Encodes `value` as compact UTF-8 JSON with sorted keys.
     /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
     public func encode<T: Encodable>(_ value: T) throws(ModelError) -> Data {
+        try encodeWithFoundation(value)
+    }
+
+    /// Encodes a wire type through its fast writer (`WireEncodable`): the same bytes as the
+    /// Codable path.
+    /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
+    public func encode<T: WireEncodable>(_ value: T) throws(ModelError) -> Data {
+        var writer = JSONWriter()
+        try value.write(to: &writer)
+        return writer.data
+    }
+
+    /// Encodes through Foundation's `JSONEncoder`, even when the type has a fast writer: the
+    /// reference the fast writers are tested against.
+    /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
+    public func encodeWithFoundation<T: Encodable>(_ value: T) throws(ModelError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

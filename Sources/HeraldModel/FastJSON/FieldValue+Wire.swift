@@ -68,10 +68,40 @@ extension JSONMembers {
             }
             for name in fields.keys where !FieldValue.isValidFieldName(name) {
                 throw ModelError(
-                    .invalidValue, "invalid field name \"\(name)\" (a letter, then letters, digits or _; at most 255)",
-                    path: ModelError.render([WireKey(name)]))
+                    .invalidValue, "invalid field name \"\(name)\" (a letter, then letters, digits or _; at most 255)"
+                ).prefixed(name)
             }
             return fields
         }
+    }
+}
+
+extension FieldValue {
+    /// Writes `{"type": T, "value": V}` as `encode(to:)` does.
+    /// - Throws: `encodingFailed` for a list holding other values than its element type, or
+    ///   a non-finite double.
+    func write(to writer: inout JSONWriter) throws(ModelError) {
+        if case .list(let elements, let element) = self, element.isList || elements.contains(where: { $0.type != element }) {
+            throw ModelError(.encodingFailed, "cannot encode \(self) as JSON: a list must hold \(element.rawValue) values")
+        }
+        writer.beginObject()
+        writer.key("type")
+        writer.string(type.rawValue)
+        try writer.nested("value") { (writer) throws(ModelError) in
+            switch self {
+            case .string(let value): writer.string(value)
+            case .int64(let value), .timestamp(let value): writer.integer(value)
+            case .double(let value): try writer.double(value)
+            default: try writer.value(jsonValue)
+            }
+        }
+        writer.endObject()
+    }
+}
+
+extension JSONWriter {
+    /// A record's fields, names in byte order.
+    mutating func fields(_ fields: [String: FieldValue]) throws(ModelError) {
+        try object(fields) { (writer, value) throws(ModelError) in try value.write(to: &writer) }
     }
 }

@@ -87,6 +87,14 @@ extension JSONDocument {
         return String(validating: out, as: UTF8.self)
     }
 
+    /// Whether `text(node)` would succeed, checked without building the string when the
+    /// text is plain printable ASCII.
+    func isReadableText(_ node: Int) -> Bool {
+        let item = nodes[node]
+        if !item.escaped, !bytes[Int(item.start)..<Int(item.end)].contains(where: { $0 < 0x20 || $0 >= 0x80 }) { return true }
+        return text(node) != nil
+    }
+
     /// Whether a string node's raw text equals `key` (a plain ASCII name).
     func textEquals(_ node: Int, _ key: StaticString) -> Bool {
         let item = nodes[node]
@@ -121,14 +129,73 @@ extension JSONDocument {
             }
             if plain { return .integer(negative ? -value : value) }
         }
-        // Foundation first tries Int64 (exact for a plain integer text), then a double.
-        if !bytes[index..<end].contains(where: { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") }),
-            let exact = Int64(String(decoding: bytes[start..<end], as: UTF8.self))
-        {
-            return .integer(exact)
-        }
+        // `JSONValue` first asks Foundation for an Int64, then for a double.
+        if let exact = foundationInteger(start, end) { return .integer(exact) }
         guard let value = doubleValue(node) else { return nil }
         return Int64(exactly: value).map(JSONValue.integer) ?? .double(value)
+    }
+
+    /// What Foundation's `decode(Int64.self)` reads from a valid number text: a plain integer
+    /// exactly; any other text only when its double is a whole number in range, and then
+    /// that double below 2^53 (`7971750798030819.74` reads as `7971750798030820`) and the
+    /// decimal value of the text with its fraction cut off above (`64240052067958362.7` reads
+    /// as `64240052067958362`); `1.5` not at all.
+    private func foundationInteger(_ start: Int, _ end: Int) -> Int64? {
+        let text = bytes[start..<end]
+        if !text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            return Int64(String(decoding: text, as: UTF8.self))
+        }
+        guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite, let whole = Int64(exactly: double) else {
+            return nil
+        }
+        // Below 2^53 Foundation takes the double's value; above, the text's digits.
+        if double.magnitude < 9_007_199_254_740_992 { return whole }
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        var inFraction = false
+        while index < end, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") {
+            if bytes[index] == UInt8(ascii: ".") {
+                inFraction = true
+            } else {
+                digits.append(bytes[index] - UInt8(ascii: "0"))
+                if inFraction { fractionDigits += 1 }
+            }
+            index += 1
+        }
+        var exponent = 0
+        if index < end {
+            index += 1
+            var exponentNegative = false
+            if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            while index < end {
+                exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), 10_000)
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        let scale = exponent - fractionDigits
+        let kept = scale >= 0 ? digits[...] : digits.dropLast(min(-scale, digits.count))
+        var value: Int64 = 0
+        for digit in kept {
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(negative ? -Int64(digit) : Int64(digit))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        if scale > 0 {
+            for _ in 0..<scale {
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                value = shifted
+            }
+        }
+        return value
     }
 
     /// A number node read as a `Double` (Foundation's `decode(Double.self)`): `nil` when the

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Structure rules copied from Foundation (checked by `FastCodecPropertyTests`): a leading
 /// byte-order mark and surrounding whitespace are allowed, one trailing comma in an array or
-/// object is allowed, nesting deeper than 512 is rejected, `\u` needs four hex digits.
+/// object is allowed, nesting deeper than 512 is rejected, the four bytes after `\u` may be
+/// anything but a quote (hex digits are checked on conversion).
 public struct JSONDocument: Sendable {
     /// What a node is.
     public enum Kind: UInt8, Sendable {
@@ -156,8 +157,10 @@ public struct JSONDocument: Sendable {
                     escaped = true
                     guard position + 1 < buffer.count else { throw failure() }
                     if buffer[position + 1] == UInt8(ascii: "u") {
+                        // Foundation needs four bytes after `\u`, none of them a quote; whether
+                        // they are hex digits is checked on conversion.
                         guard position + 5 < buffer.count else { throw failure() }
-                        for index in 2...5 where JSONDocument.hexValue(buffer[position + index]) == nil { throw failure() }
+                        for index in 2...5 where buffer[position + index] == UInt8(ascii: "\"") { throw failure() }
                         position += 6
                     } else {
                         position += 2

@@ -20,7 +20,7 @@ struct JSONMembers {
         }
         var index = node + 1
         for _ in 0..<document.nodes[node].count {
-            if document.nodes[index].escaped, document.text(index) == nil {
+            if !document.isReadableText(index) {
                 throw ModelError(.malformedJSON, "not valid JSON (a member name is not a valid string)")
             }
             index = Int(document.nodes[index + 1].next)
@@ -251,7 +251,15 @@ extension ModelError {
     func prefixed(_ key: String) -> ModelError {
         var error = self
         if error.code == .malformedJSON { return error }
-        error.path = path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path
+        // Foundation's dictionary keys carry an integer value when they spell one, and a
+        // path renders those as an index (`previousFields[0]`).
+        if let index = Int(key), "\(index)" == key { return prefixed(index: index) }
+        // An empty member name renders as nothing between two dots (`fields.`), as in `render`.
+        if key.isEmpty {
+            error.path = "." + path
+        } else {
+            error.path = path.isEmpty ? key : path.hasPrefix("[") || path.hasPrefix(".") ? key + path : key + "." + path
+        }
         return error
     }
 

@@ -146,7 +146,9 @@ public struct JSONWriter: Sendable {
         case .string(let value): string(value)
         case .array(let elements):
             beginArray()
-            for element in elements { try value(element) }
+            for (index, element) in elements.enumerated() {
+                do { try value(element) } catch { throw error.prefixed(index: index) }
+            }
             endArray()
         case .object(let members):
             try object(members) { (writer, member) throws(ModelError) in try writer.value(member) }
@@ -160,7 +162,7 @@ public struct JSONWriter: Sendable {
         beginObject()
         for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             key(name)
-            try write(&self, member)
+            do { try write(&self, member) } catch { throw error.prefixed(name) }
         }
         endObject()
     }

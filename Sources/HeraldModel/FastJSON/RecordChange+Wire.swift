@@ -44,3 +44,29 @@ extension JSONMembers {
         return try within(key) { () throws(ModelError) in try ZoneID(wire: document, at: node) }
     }
 }
+
+extension RecordChange: WireEncodable {
+    /// Writes the change as the synthesized `encode(to:)` does, keys in byte order.
+    public func write(to writer: inout JSONWriter) throws(ModelError) {
+        writer.beginObject()
+        writer.member("changeID", changeID)
+        writer.member("container", container)
+        writer.member("createdBy", createdBy)
+        writer.member("creationDate", creationDate)
+        writer.member("database", database)
+        try writer.nested("fields") { (writer) throws(ModelError) in try writer.fields(fields) }
+        writer.member("kind", kind)
+        writer.member("modifiedBy", modifiedBy)
+        writer.member("originDevice", originDevice)
+        writer.member("participants", participants)
+        if let previousFields {
+            try writer.nested("previousFields") { (writer) throws(ModelError) in try writer.fields(previousFields) }
+        }
+        writer.member("recordName", recordName)
+        writer.member("recordType", recordType)
+        writer.member("timestamp", timestamp)
+        writer.key("zoneID")
+        writer.zoneID(zoneID)
+        writer.endObject()
+    }
+}
