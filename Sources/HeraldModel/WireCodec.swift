@@ -52,7 +52,13 @@ public struct WireCodec: Sendable {
     /// Encodes `value` as compact UTF-8 JSON with sorted keys.
     /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
     public func encode<T: Encodable>(_ value: T) throws(ModelError) -> Data {
-        try encodeWithFoundation(value)
+        // Generic callers (the state stores' changelog entries) get the fast writer too.
+        if let wire = value as? any WireEncodable {
+            var writer = JSONWriter()
+            try wire.write(to: &writer)
+            return writer.data
+        }
+        return try encodeWithFoundation(value)
     }
 
     /// Encodes a wire type through its fast writer (`WireEncodable`): the same bytes as the
