@@ -41,7 +41,7 @@ public struct JSONDocument: Sendable {
     /// Scans `data`.
     /// - Throws: `ModelError` (`malformedJSON`) when the structure is not JSON.
     public init(_ data: Data) throws(ModelError) {
-        bytes = [UInt8](data)
+        bytes = try Self.utf8(data)
         nodes = []
         nodes.reserveCapacity(bytes.count / 8 + 4)
         var scanner = Scanner(bytes: bytes)
@@ -59,6 +59,32 @@ public struct JSONDocument: Sendable {
     }
 
     struct ScanFailure: Error { var offset: Int }
+
+    /// The document as UTF-8. Like Foundation, a UTF-16 or UTF-32 document (told by its
+    /// byte-order mark or by where its first four bytes are zero) is converted first.
+    static func utf8(_ data: Data) throws(ModelError) -> [UInt8] {
+        guard data.count >= 4 else { return [UInt8](data) }
+        let b = (data[data.startIndex], data[data.startIndex + 1], data[data.startIndex + 2], data[data.startIndex + 3])
+        if b.0 != 0, b.1 != 0, b.0 < 0x80 { return [UInt8](data) }
+        let encoding: String.Encoding
+        var skip = 0
+        switch b {
+        case (0xEF, 0xBB, 0xBF, _): return [UInt8](data)
+        case (0x00, 0x00, 0xFE, 0xFF): (encoding, skip) = (.utf32BigEndian, 4)
+        case (0xFF, 0xFE, 0x00, 0x00): (encoding, skip) = (.utf32LittleEndian, 4)
+        case (0xFF, 0xFE, _, _): (encoding, skip) = (.utf16LittleEndian, 2)
+        case (0xFE, 0xFF, _, _): (encoding, skip) = (.utf16BigEndian, 2)
+        case (0, 0, 0, _): encoding = .utf32BigEndian
+        case (_, 0, 0, 0): encoding = .utf32LittleEndian
+        case (0, _, 0, _): encoding = .utf16BigEndian
+        case (_, 0, _, 0): encoding = .utf16LittleEndian
+        default: return [UInt8](data)
+        }
+        guard let text = String(data: data.dropFirst(skip), encoding: encoding) else {
+            throw ModelError(.malformedJSON, "not valid JSON (not text in the detected \(encoding))")
+        }
+        return Array(text.utf8)
+    }
 
     /// A recursive-descent scan appending nodes in document order.
     struct Scanner {

@@ -80,10 +80,19 @@ extension JSONMembers {
     fileprivate func events(_ key: StaticString) throws(ModelError) -> [Subscription.Event]? {
         guard let node = present(key) else { return nil }
         return try within(key) { () throws(ModelError) in
-            let names = try document.strings(node)
+            guard document.kind(node) == .array else {
+                throw ModelError(.typeMismatch, "expected an array but found \(document.foundDescription(node))")
+            }
+            // Element by element, as Codable reads `[Event]`: the first bad element is reported.
             var events: [Subscription.Event] = []
-            for (index, name) in names.enumerated() {
-                do throws(ModelError) { events.append(try Subscription.Event(wireName: name, at: [])) } catch { throw error.prefixed(index: index) }
+            var element = node + 1
+            for index in 0..<Int(document.nodes[node].count) {
+                do throws(ModelError) {
+                    events.append(try Subscription.Event(wireName: document.string(element), at: []))
+                } catch {
+                    throw error.prefixed(index: index)
+                }
+                element = Int(document.nodes[element].next)
             }
             return events
         }
