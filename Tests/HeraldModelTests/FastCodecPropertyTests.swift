@@ -150,6 +150,15 @@ struct FastCodecPropertyTests {
         #expect(compare(RecordChange.self, input) == nil)
     }
 
+    @Test("UTF-16 and UTF-32 documents are converted as Foundation converts them (FuzzWireCodec findings)", arguments: [
+        [0x00, 0x22, 0x00, 0x00, 0x00, 0x22], [0x22, 0x00, 0x00, 0x00, 0x00, 0x22], [0x00, 0x22, 0x00, 0x61, 0x00, 0x22],
+        [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00], [0x7B, 0x00, 0x7D, 0x00, 0x00, 0x00],
+    ] as [[UInt8]])
+    func wideDocuments(bytes: [UInt8]) {
+        #expect(compare(RecordChange.self, Data(bytes)) == nil)
+        #expect(compare(Match.self, Data(bytes)) == nil)
+    }
+
     @Test("random bytes are rejected or read the same by both paths")
     func randomBytes() {
         var samples = WireSamples(seed: 99)

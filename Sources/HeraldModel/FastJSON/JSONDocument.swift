@@ -80,7 +80,8 @@ public struct JSONDocument: Sendable {
         case (_, 0, _, 0): encoding = .utf16LittleEndian
         default: return [UInt8](data)
         }
-        guard let text = String(data: data.dropFirst(skip), encoding: encoding) else {
+        // Foundation's conversion also refuses a text holding U+0000 (FuzzWireCodec finding).
+        guard let text = String(data: data.dropFirst(skip), encoding: encoding), !text.utf8.contains(0) else {
             throw ModelError(.malformedJSON, "not valid JSON (not text in the detected \(encoding))")
         }
         return Array(text.utf8)
