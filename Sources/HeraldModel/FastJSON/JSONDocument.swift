@@ -63,6 +63,13 @@ public struct JSONDocument: Sendable {
     /// The document as UTF-8. Like Foundation, a UTF-16 or UTF-32 document (told by its
     /// byte-order mark or by where its first four bytes are zero) is converted first.
     static func utf8(_ data: Data) throws(ModelError) -> [UInt8] {
+        if data.count == 2 {
+            // Two bytes: a zero says UTF-16, as in Foundation (three bytes are read as UTF-8).
+            let first = data[data.startIndex]
+            let second = data[data.startIndex + 1]
+            guard first == 0 || second == 0 else { return [UInt8](data) }
+            return try converted(data, first == 0 ? .utf16BigEndian : .utf16LittleEndian, skipping: 0)
+        }
         guard data.count >= 4 else { return [UInt8](data) }
         let b = (data[data.startIndex], data[data.startIndex + 1], data[data.startIndex + 2], data[data.startIndex + 3])
         if b.0 != 0, b.1 != 0, b.0 < 0x80 { return [UInt8](data) }
@@ -80,6 +87,10 @@ public struct JSONDocument: Sendable {
         case (_, 0, _, 0): encoding = .utf16LittleEndian
         default: return [UInt8](data)
         }
+        return try converted(data, encoding, skipping: skip)
+    }
+
+    private static func converted(_ data: Data, _ encoding: String.Encoding, skipping skip: Int) throws(ModelError) -> [UInt8] {
         // Foundation's conversion also refuses a text holding U+0000 (FuzzWireCodec finding).
         guard let text = String(data: data.dropFirst(skip), encoding: encoding), !text.utf8.contains(0) else {
             throw ModelError(.malformedJSON, "not valid JSON (not text in the detected \(encoding))")
