@@ -182,7 +182,7 @@ let package = Package(
             name: "HeraldKafkaTests",
             dependencies: ["HeraldKafka", "HeraldTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel"]),
+        .testTarget(name: "HeraldModelTests", dependencies: ["HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPredicateTests", dependencies: ["HeraldPredicate", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPayloadTests", dependencies: ["HeraldPayload", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(

@@ -14,6 +14,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("FuzzSubscription", ["HeraldModel", "HeraldMatcher"]),
     ("FuzzSchedule", ["HeraldModel", "HeraldScheduler"]),
     ("FuzzChangeToken", ["HeraldReader"]),
+    ("FuzzWireCodec", ["HeraldModel"]),
 ]
 
 let package = Package(

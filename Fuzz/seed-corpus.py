@@ -103,8 +103,12 @@ for path in files("Tests/HeraldPayloadTests/*Catalog*Tests.swift"):
 # Wire formats.
 for document in json_documents("samples/changes.jsonl", "Tests/CLIGolden/change-*.json", "Tests/CLIGolden/record-*.json"):
     add("record-change", document)
+    add("wire-codec", document)
 for document in json_documents("samples/subscriptions.jsonl", "Tests/CLIGolden/subscription*.json*"):
     add("subscription", document)
+    add("wire-codec", document)
+for document in json_documents("Tests/CLIGolden/match*.json*"):
+    add("wire-codec", document)
 for document in json_documents("samples/schedules/*.json", "Tests/CLIGolden/schedule-*.json"):
     if b'"firings"' not in document:  # expected outputs, not schedules
         add("schedule", document)

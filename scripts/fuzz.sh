@@ -26,6 +26,7 @@ FuzzRecordChange  record-change  json.dict       8192
 FuzzSubscription  subscription   json.dict       8192
 FuzzSchedule      schedule       json.dict       8192
 FuzzChangeToken   change-token   -               256
+FuzzWireCodec     wire-codec     json.dict       8192
 "
 selected=${FUZZ_TARGETS:-$(echo "$all_targets" | awk 'NF { print $1 }')}
 

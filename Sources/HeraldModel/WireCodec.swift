@@ -14,6 +14,20 @@ public struct WireCodec: Sendable {
     /// Decodes a value of `type` from UTF-8 JSON.
     /// - Throws: `ModelError` with the path of the first offending value.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
+        try decodeWithFoundation(type, from: data)
+    }
+
+    /// Decodes a wire type through its fast reader (`WireDecodable`): same values, same
+    /// errors as the Codable path, without Foundation's per-key container overhead.
+    /// - Throws: `ModelError` with the path of the first offending value.
+    public func decode<T: WireDecodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
+        try T(wire: JSONDocument(data), at: JSONDocument.root)
+    }
+
+    /// Decodes through Foundation's `JSONDecoder` and the type's Codable initializer, even
+    /// when the type has a fast reader: the reference the fast readers are tested against.
+    /// - Throws: `ModelError` with the path of the first offending value.
+    public func decodeWithFoundation<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as ModelError {
@@ -38,6 +52,28 @@ public struct WireCodec: Sendable {
     /// Encodes `value` as compact UTF-8 JSON with sorted keys.
     /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
     public func encode<T: Encodable>(_ value: T) throws(ModelError) -> Data {
+        // Generic callers (the state stores' changelog entries) get the fast writer too.
+        if let wire = value as? any WireEncodable {
+            var writer = JSONWriter()
+            try wire.write(to: &writer)
+            return writer.data
+        }
+        return try encodeWithFoundation(value)
+    }
+
+    /// Encodes a wire type through its fast writer (`WireEncodable`): the same bytes as the
+    /// Codable path.
+    /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
+    public func encode<T: WireEncodable>(_ value: T) throws(ModelError) -> Data {
+        var writer = JSONWriter()
+        try value.write(to: &writer)
+        return writer.data
+    }
+
+    /// Encodes through Foundation's `JSONEncoder`, even when the type has a fast writer: the
+    /// reference the fast writers are tested against.
+    /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
+    public func encodeWithFoundation<T: Encodable>(_ value: T) throws(ModelError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

@@ -1,0 +1,22 @@
+import HeraldModel
+
+extension UserStreamState: WireEncodable {
+    /// Writes the state as the synthesized `encode(to:)` does, keys in byte order: the compose
+    /// stage's changelog entry, written once per user per batch (up to `recentLimit` IDs).
+    public func write(to writer: inout JSONWriter) throws(ModelError) {
+        writer.beginObject()
+        writer.key("appliedOffsets")
+        try writer.object(appliedOffsets.bySource) { (writer, offset) throws(ModelError) in writer.integer(offset) }
+        writer.key("badges")
+        try writer.object(badges) { (writer, count) throws(ModelError) in writer.integer(Int64(count)) }
+        writer.key("firedOnce")
+        writer.strings(firedOnce)
+        writer.key("nextSequence")
+        writer.integer(nextSequence)
+        writer.key("recentNotificationIDs")
+        writer.strings(recentNotificationIDs)
+        writer.key("recipient")
+        writer.string(recipient)
+        writer.endObject()
+    }
+}
