@@ -35,10 +35,7 @@ extension Subscription: WireDecodable, WireEncodable {
         switch subscriptionType {
         case .query:
             guard query != nil else { throw ModelError(.missingValue, "a query subscription needs a query", path: "query") }
-            guard firesOn.contains(where: { [.create, .update, .delete].contains($0) }) else {
-                throw ModelError(
-                    .invalidValue, "a query subscription fires on at least one of create, update, delete", path: "firesOn")
-            }
+            guard !firesOn.isEmpty else { throw ModelError(.invalidValue, Self.emptyFiresOnReason, path: "firesOn") }
             if let duplicate = firesOn.enumerated().first(where: { firesOn.firstIndex(of: $0.element) != $0.offset }) {
                 throw ModelError(
                     .invalidValue, "duplicate event \"\(duplicate.element.rawValue)\"", path: "firesOn[\(duplicate.offset)]")
