@@ -14,7 +14,11 @@ public struct WireCodec: Sendable {
     /// Decodes a value of `type` from UTF-8 JSON.
     /// - Throws: `ModelError` with the path of the first offending value.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
-        try decodeWithFoundation(type, from: data)
+        // Generic callers (the compose stage's inputs) get the fast reader too.
+        if let wire = type as? any WireDecodable.Type, let value = try wire.init(wire: JSONDocument(data), at: JSONDocument.root) as? T {
+            return value
+        }
+        return try decodeWithFoundation(type, from: data)
     }
 
     /// Decodes a wire type through its fast reader (`WireDecodable`): same values, same

@@ -9,9 +9,6 @@ protocol NotificationSource: Decodable {
     /// The user whose stream the notification goes to.
     var recipient: String { get }
 
-    /// Decodes one input, through the type's fast reader where it has one.
-    static func decode(_ value: Data, with codec: WireCodec) throws(ModelError) -> Self
-
     /// Applies the input to its recipient's state (`Delivery.deliver`).
     func deliver(
         by delivery: Delivery, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
@@ -19,10 +16,6 @@ protocol NotificationSource: Decodable {
 }
 
 extension Match: NotificationSource {
-    static func decode(_ value: Data, with codec: WireCodec) throws(ModelError) -> Match {
-        try codec.decode(Match.self, from: value)
-    }
-
     func deliver(
         by delivery: Delivery, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Delivery.Outcome {
@@ -31,10 +24,6 @@ extension Match: NotificationSource {
 }
 
 extension ScheduledFiring: NotificationSource {
-    static func decode(_ value: Data, with codec: WireCodec) throws(ModelError) -> ScheduledFiring {
-        try codec.decode(ScheduledFiring.self, from: value)
-    }
-
     func deliver(
         by delivery: Delivery, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Delivery.Outcome {
