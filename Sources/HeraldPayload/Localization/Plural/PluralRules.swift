@@ -1,6 +1,6 @@
 /// CLDR cardinal plural rules for one locale — every CLDR locale, through ICU.
 ///
-/// The rules come from Debian's ICU (`libicu-dev` 72: CLDR 42's `plurals.xml`, 218 locales)
+/// The rules come from Debian's ICU (`libicu-dev` 72: every locale of CLDR 42's `plurals.xml`, over 200)
 /// through the `CICU` system library, not from rules generated into Swift: the project
 /// depends on well-kept libraries for data that changes with each CLDR release, ICU *is*
 /// CLDR's reference implementation of the rule syntax (operands n, i, v, w, f, t, e, c), and
