@@ -2,7 +2,8 @@
 # Herald container image: build with the official Swift image, run on Debian slim.
 #   docker build -t herald:local .
 # The Swift standard library and Foundation are linked statically (--static-swift-stdlib),
-# so the runtime stage needs only the C libraries Herald links: librdkafka and SQLite.
+# so the runtime stage needs only the C libraries Herald links: librdkafka, ICU (plural rules)
+# and SQLite.
 
 ARG SWIFT_IMAGE=swift:6.1-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
@@ -10,7 +11,7 @@ ARG RUNTIME_IMAGE=debian:bookworm-slim
 # ---- build ------------------------------------------------------------------------------
 FROM ${SWIFT_IMAGE} AS builder
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends librdkafka-dev libsqlite3-dev pkg-config \
+    && apt-get install -y --no-install-recommends librdkafka-dev libicu-dev libsqlite3-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Resolve dependencies in their own layer so source edits do not refetch them.
@@ -27,10 +28,10 @@ RUN swift build -c release --product herald --static-swift-stdlib \
 
 # ---- runtime ----------------------------------------------------------------------------
 FROM ${RUNTIME_IMAGE}
-# librdkafka1/libsqlite3-0: linked C libraries; ca-certificates: TLS to brokers;
+# librdkafka1/libicu72/libsqlite3-0: linked C libraries; ca-certificates: TLS to brokers;
 # tzdata: users' time zones for scheduled notifications; curl: container health checks.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends librdkafka1 libsqlite3-0 ca-certificates tzdata curl \
+    && apt-get install -y --no-install-recommends librdkafka1 libicu72 libsqlite3-0 ca-certificates tzdata curl \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 herald \
     && useradd --system --uid 10001 --gid herald --home-dir /var/lib/herald --shell /usr/sbin/nologin herald \

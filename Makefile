@@ -4,7 +4,7 @@
 # `make bench` runs the benchmarks (release build); `make deps` installs system packages.
 
 SWIFT        ?= swift
-APT_PACKAGES := librdkafka-dev pkg-config libsqlite3-dev kcat
+APT_PACKAGES := librdkafka-dev libicu-dev pkg-config libsqlite3-dev kcat
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
@@ -25,6 +25,7 @@ deps:
 	  $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi; \
 	pkg-config --exists rdkafka || { echo "make deps: pkg-config cannot find rdkafka after installing librdkafka-dev" >&2; exit 1; }
+	@pkg-config --exists icu-uc icu-i18n || { echo "make deps: pkg-config cannot find icu-uc/icu-i18n after installing libicu-dev" >&2; exit 1; }
 
 build: deps
 	$(SWIFT) build --product herald

@@ -47,7 +47,14 @@ let package = Package(
         ),
         .target(name: "HeraldModel"),
         .target(name: "HeraldPredicate", dependencies: ["HeraldModel"]),
-        .target(name: "HeraldPayload", dependencies: ["HeraldModel"]),
+        // System library over Debian's libicu-dev (pkg-config `icu-uc icu-i18n`): CLDR plural
+        // rules for HeraldPayload. Never vendored.
+        .systemLibrary(
+            name: "CICU",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]
+        ),
+        .target(name: "HeraldPayload", dependencies: ["HeraldModel", "CICU"]),
         .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
         .target(

@@ -1,7 +1,8 @@
 import Testing
 @testable import HeraldPayload
 
-/// Examples from CLDR 46 `plurals.xml` (`@integer` / `@decimal` sample lists).
+/// Examples from CLDR 46 `plurals.xml` (`@integer` / `@decimal` sample lists), the same
+/// as CLDR 42's (ICU 72) for these languages; every CLDR locale: PluralRulesSampleTests.
 @Suite("PluralRules: CLDR cardinal rules")
 struct PluralRulesTests {
     /// `(locale, number as written, expected category)`; numbers with a `.` are decimals
@@ -51,6 +52,13 @@ struct PluralRulesTests {
         ("he", "1", .one), ("he", "0.5", .one), ("he", "0.0", .one), ("he", "0.05", .one),
         ("he", "2", .two), ("he", "0", .other), ("he", "3", .other), ("he", "10", .other), ("he", "20", .other),
         ("he", "100", .other), ("he", "1.0", .other), ("he", "2.0", .other), ("he", "2.5", .other), ("iw", "2", .two),
+        // CLDR 42 changes (ICU 72), beyond Hebrew above: Catalan like Italian, Icelandic's
+        // decimals by t % 10, Maltese's two.
+        ("ca", "1", .one), ("ca", "1.0", .other), ("ca", "0", .other), ("ca", "1000000", .many),
+        ("is", "1", .one), ("is", "21", .one), ("is", "11", .other), ("is", "0.1", .one), ("is", "10.1", .one),
+        ("is", "0.2", .other), ("is", "1.2", .other), ("is", "0.11", .other), ("is", "2.0", .other),
+        ("mt", "1", .one), ("mt", "2", .two), ("mt", "0", .few), ("mt", "3", .few), ("mt", "103", .few),
+        ("mt", "11", .many), ("mt", "119", .many), ("mt", "20", .other), ("mt", "102", .other), ("mt", "1.5", .other),
         // No plural forms.
         ("ja", "0", .other), ("ja", "1", .other), ("ja", "1.5", .other),
         ("zh", "1", .other), ("zh-Hans-CN", "1", .other), ("zh_Hant_TW", "2", .other), ("ko", "1", .other),

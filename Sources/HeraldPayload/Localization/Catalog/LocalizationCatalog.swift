@@ -59,6 +59,8 @@ public struct LocalizationCatalog: Sendable {
     private let formats: ParsedFormats
     /// Fallback chains already computed, by requested locale (shared by copies).
     private let chains = ChainCache()
+    /// ICU's plural rules by locale, opened on first use.
+    private let pluralRules = PluralRulesCache()
 
     /// The localizations present, as the bundle spells them, sorted (`""` is the root).
     public var localizations: [String] { localizationsByKey.values.map(\.name).sorted() }
@@ -265,7 +267,7 @@ public struct LocalizationCatalog: Sendable {
             let text = FormatString(key).render(arguments, missingArgument: missingArgument)
             return LocalizedText(text: text, key: key, locale: nil, source: nil)
         }
-        let rules = PluralRules(localeIdentifier: found.rulesLocale)
+        let rules = pluralRules.rules(for: found.rulesLocale)
         let rendered = found.stored.entry.render(
             arguments, rules: rules, missingArgument: missingArgument, formats: formats)
         return LocalizedText(text: rendered.text, key: key, locale: found.locale, source: found.stored.source,
@@ -292,7 +294,7 @@ extension LocalizationCatalog {
             // A `%#@name@` without a variable prints its argument, as the entry renderer does.
             return (format.render(arguments) { $0.argument?.text ?? "" }, problems)
         }
-        let rules = PluralRules(localeIdentifier: locale)
+        let rules = pluralRules.rules(for: locale)
         return (stored.entry.render(arguments, rules: rules, missingArgument: "", formats: formats).text,
                 stored.entry.formatProblems(argumentCount: arguments.count, formats: formats))
     }
