@@ -309,6 +309,8 @@ t "schedule: daily 02:30 Paris across spring-forward (02:30 → 03:30)" 0 "golde
   $SN --schedule $SS/alarm-paris-daily.json --after 2026-03-27T00:00:00Z --count 4
 t "schedule: daily 02:30 Paris across fall-back (the first 02:30)" 0 "golden:$F/schedule-daily-fall-back.expected.json" empty \
   $SN --schedule $SS/alarm-paris-daily.json --after 2026-10-23T00:00:00Z --count 4
+t "schedule: daily 02:30 Paris written on the gap day (03:30 that day, 02:30 after; issue 16)" 0 "golden:$F/schedule-daily-gap-day.expected.json" empty \
+  $SN --schedule $SS/alarm-paris-gap-day.json --after 2026-03-28T00:00:00Z --count 4
 t "schedule: the alarm follows the user to New York" 0 'py:j == ["2026-06-01T06:30:00Z", "2026-06-02T06:30:00Z"]' empty \
   $SN --schedule $SS/alarm-paris-daily.json --after 2026-06-01T00:00:00Z --count 2 --time-zone America/New_York
 t "schedule: monthly from Jan 31" 0 "golden:$F/schedule-monthly-jan31.expected.json" empty \

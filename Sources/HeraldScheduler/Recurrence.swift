@@ -11,8 +11,8 @@ import HeraldModel
 ///
 /// - **Absolute** schedules (no `timeZone`): the units are added to the instant in UTC
 ///   with the repeat calendar.
-/// - **Floating** schedules (a `timeZone`): the fire date's wall-clock time in the
-///   schedule's zone is the base; `k` units are added to that wall-clock time as if it
+/// - **Floating** schedules (a `timeZone`): the alarm's wall-clock time as written
+///   (`Schedule.alarmWallClock`: 02:30 even on a day that skips 02:30) is the base; `k` units are added to that wall-clock time as if it
 ///   were UTC (so daylight saving never shifts it), and the result is read as wall-clock
 ///   time in the user's current zone with `TimeZone.instant(forWallClock:)`: a time
 ///   skipped by a clock change fires the same distance after the change (02:30 → 03:30),
@@ -53,7 +53,8 @@ public struct Recurrence: Sendable {
         calendar = NominalCalendar(schedule.calendar)
         if let own = schedule.resolvedTimeZone {
             zone = userTimeZone ?? own
-            base = schedule.fireDate.map(own.wallClock(of:))
+            // The time as written, even when the fire date's own day skips it (Schedule.wallClockFireDate).
+            base = schedule.alarmWallClock
         } else {
             zone = nil
             base = schedule.fireDate

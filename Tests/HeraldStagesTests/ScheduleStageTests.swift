@@ -136,4 +136,32 @@ struct ScheduleStageTests {
         #expect(deadLetters.first?.reason.contains("belongs on partition \(partition)") == true)
         await producer.close()
     }
+
+    @Test("an alarm written at 02:30 on the Paris gap day fires at 03:30 that day and 02:30 the next, through a restart")
+    func gapDayAlarm() async throws {
+        let fixture = try await PipelineFixture(partitions: 1)
+        let catalog = fixture.catalog
+        let producer = try fixture.producer()
+        let clock = VirtualClock(start)
+        var gap = schedule("gap", #""fireDate": "2026-03-29T02:30:00", "timeZone": "Europe/Paris", "repeatInterval": "day""#)
+        gap.topic = catalog.name(TopicCatalog.schedules)
+        _ = try await producer.send([
+            OutgoingMessage(topic: catalog.name(TopicCatalog.users), key: "_u1",
+                            value: Data(#"{"userRecordName": "_u1", "timeZone": "Europe/Paris"}"#.utf8)),
+            gap,
+        ])
+        try await fixture.withRuntime(configuration(fixture, clock: clock)) { runtime in
+            // The 29th, 02:00Z: 02:30 did not exist; it rang at 03:30 CEST = 01:30Z.
+            clock.set(1_774_749_600_000)
+            let fired = try await firings(fixture, count: 1, readiness: runtime.readiness)
+            #expect(fired.map(\.fireDate) == [1_774_747_800_000])
+        }
+        // Restored from the changelog on the 30th, 01:00Z: 02:30 CEST (00:30Z) again, not 03:30.
+        clock.set(1_774_832_400_000)
+        try await fixture.withRuntime(configuration(fixture, clock: clock)) { runtime in
+            let fired = try await firings(fixture, count: 2, readiness: runtime.readiness)
+            #expect(fired.map(\.fireDate) == [1_774_747_800_000, 1_774_830_600_000])
+        }
+        await producer.close()
+    }
 }

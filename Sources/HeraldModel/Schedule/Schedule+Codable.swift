@@ -2,7 +2,7 @@ import Foundation
 
 extension Schedule: Codable {
     private enum CodingKeys: String, CodingKey {
-        case scheduleID, container, recipient, fireDate, timeZone, repeatInterval, repeatCalendar, region
+        case scheduleID, container, recipient, fireDate, timeZone, wallClockFireDate, repeatInterval, repeatCalendar, region
         case regionTriggersOnce, alertBody, alertAction, alertTitle, alertLaunchImage, category, soundName
         case hasAction, applicationIconBadgeNumber, userInfo, createdAt
     }
@@ -13,7 +13,10 @@ extension Schedule: Codable {
     /// - `fireDate` an ISO 8601 string with `Z` or an offset, an integer of milliseconds,
     ///   or — only with a `timeZone` — a string without offset read as wall-clock time in
     ///   that zone (a time skipped by a clock change moves forward by the gap; a repeated
-    ///   one is the first); between 1970 and 9999;
+    ///   one is the first); between 1970 and 9999. A skipped time is kept as
+    ///   `wallClockFireDate`, the time later occurrences keep;
+    /// - `wallClockFireDate` (what encoding writes for such a time) only with a `timeZone`
+    ///   and a `fireDate`: a wall-clock text without offset that the zone places at `fireDate`;
     /// - `timeZone` a zone Foundation knows; `repeatInterval` see `RepeatInterval`;
     ///   `repeatCalendar` a `RepeatCalendar` name;
     /// - a fire date and a region together are refused (docs/cloudkit-behaviour.md §10);
@@ -36,7 +39,9 @@ extension Schedule: Codable {
             }
             return zone
         }
-        fireDate = try Self.decodeFireDate(c, zone: zone)
+        let written = try Self.decodeFireDate(c, zone: zone)
+        fireDate = written?.instant
+        wallClockFireDate = try Self.decodeWallClockFireDate(c, zone: zone, written: written)
         repeatInterval = try c.decodeIfPresent(JSONValue.self, forKey: .repeatInterval).flatMap {
             (json) throws(ModelError) in try RepeatInterval.wire(json, at: c.codingPath + [CodingKeys.repeatInterval])
         }
@@ -66,7 +71,8 @@ extension Schedule: Codable {
     }
 
     /// Encodes what is set: absent optionals, `hasAction` and `regionTriggersOnce` when
-    /// true are omitted; `fireDate` as UTC ISO 8601.
+    /// true are omitted; `fireDate` as UTC ISO 8601, `wallClockFireDate` (only for a time
+    /// a clock change skips) as wall-clock text without offset.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(scheduleID, forKey: .scheduleID)
@@ -74,6 +80,7 @@ extension Schedule: Codable {
         try c.encode(recipient, forKey: .recipient)
         try c.encodeIfPresent(fireDate.map(ISO8601Instant.format), forKey: .fireDate)
         try c.encodeIfPresent(timeZone, forKey: .timeZone)
+        try c.encodeIfPresent(wallClockFireDate.map { String(ISO8601Instant.format($0).dropLast()) }, forKey: .wallClockFireDate)
         try c.encodeIfPresent(repeatInterval?.rawValue, forKey: .repeatInterval)
         try c.encodeIfPresent(repeatCalendar, forKey: .repeatCalendar)
         try c.encodeIfPresent(region, forKey: .region)
@@ -90,10 +97,14 @@ extension Schedule: Codable {
         try c.encodeIfPresent(createdAt, forKey: .createdAt)
     }
 
-    private static func decodeFireDate(_ c: KeyedDecodingContainer<CodingKeys>, zone: TimeZone?) throws -> Int64? {
+    /// The fire date's instant and, when it was written as wall-clock time, that time (nominal).
+    private static func decodeFireDate(
+        _ c: KeyedDecodingContainer<CodingKeys>, zone: TimeZone?
+    ) throws -> (instant: Int64, wallClock: Int64?)? {
         guard let json = try c.decodeIfPresent(JSONValue.self, forKey: .fireDate) else { return nil }
         let path = c.codingPath + [CodingKeys.fireDate]
         let instant: Int64
+        var wallClock: Int64?
         switch json {
         case .null:
             return nil
@@ -111,6 +122,7 @@ extension Schedule: Codable {
                         at: path)
                 }
                 instant = zone.instant(forWallClock: nominal)
+                wallClock = nominal
             }
         default:
             throw ModelError(
@@ -120,7 +132,32 @@ extension Schedule: Codable {
         guard (0...ISO8601Instant.latest).contains(instant) else {
             throw ModelError(.invalidValue, "must be between 1970 and 9999, got \(json.abbreviated())", at: path)
         }
-        return instant
+        return (instant, wallClock)
+    }
+
+    /// The written wall-clock time when `zone` skips it (`nil` when it exists: the fire
+    /// date's own wall-clock time says it), from the `wallClockFireDate` member or from a
+    /// `fireDate` written as wall-clock text; both present must agree.
+    private static func decodeWallClockFireDate(
+        _ c: KeyedDecodingContainer<CodingKeys>, zone: TimeZone?, written: (instant: Int64, wallClock: Int64?)?
+    ) throws -> Int64? {
+        var nominal = written?.wallClock
+        if let text = try c.decodeIfPresent(String.self, forKey: .wallClockFireDate) {
+            let path = c.codingPath + [CodingKeys.wallClockFireDate]
+            guard case .wallClock(let member) = try ISO8601Instant.parse(text, at: path) else {
+                throw ModelError(.invalidValue, "\"\(text)\" must be wall-clock time without an offset", at: path)
+            }
+            guard let zone, let written, zone.instant(forWallClock: member) == written.instant, nominal.map({ $0 == member }) ?? true
+            else {
+                throw ModelError(
+                    .invalidValue,
+                    "\"\(text)\" needs a timeZone and a fireDate that it names (read in that zone, it must give the fire date)",
+                    at: path)
+            }
+            nominal = member
+        }
+        guard let nominal, let zone, let written, zone.wallClock(of: written.instant) != nominal else { return nil }
+        return nominal
     }
 
     /// Refuses `null` anywhere: property lists have no null.

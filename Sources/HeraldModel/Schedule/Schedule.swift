@@ -29,6 +29,12 @@ public struct Schedule: Sendable, Hashable {
     public var fireDate: Int64?
     /// An IANA time zone identifier; present: `fireDate` is wall-clock time (see the type).
     public var timeZone: String?
+    /// The alarm's wall-clock time as written, as nominal milliseconds (read in UTC), when
+    /// `timeZone` has no such time that day (a spring-forward gap): `fireDate` is then the
+    /// instant the gap resolves to (02:30 → 03:30) and later occurrences use this time
+    /// (02:30 again). `nil` otherwise: the wall-clock time is `fireDate`'s in `timeZone`.
+    /// On the wire `wallClockFireDate`, e.g. `"2026-03-29T02:30:00"`.
+    public var wallClockFireDate: Int64?
     /// Absent: fires once.
     public var repeatInterval: RepeatInterval?
     /// A `RepeatCalendar` name; absent: `gregorian`.
@@ -55,7 +61,7 @@ public struct Schedule: Sendable, Hashable {
     /// Creates a schedule (not validated: validation happens on decode).
     public init(
         scheduleID: String, container: String, recipient: String, fireDate: Int64? = nil, timeZone: String? = nil,
-        repeatInterval: RepeatInterval? = nil, repeatCalendar: String? = nil, region: ScheduleRegion? = nil,
+        wallClockFireDate: Int64? = nil, repeatInterval: RepeatInterval? = nil, repeatCalendar: String? = nil, region: ScheduleRegion? = nil,
         regionTriggersOnce: Bool = true, alertBody: String? = nil, alertAction: String? = nil,
         alertTitle: String? = nil, alertLaunchImage: String? = nil, category: String? = nil,
         soundName: String? = nil, hasAction: Bool = true, applicationIconBadgeNumber: Int? = nil,
@@ -66,6 +72,7 @@ public struct Schedule: Sendable, Hashable {
         self.recipient = recipient
         self.fireDate = fireDate
         self.timeZone = timeZone
+        self.wallClockFireDate = wallClockFireDate
         self.repeatInterval = repeatInterval
         self.repeatCalendar = repeatCalendar
         self.region = region
@@ -93,6 +100,13 @@ public struct Schedule: Sendable, Hashable {
 
     /// The schedule's own time zone; `nil` when absent (or, undecoded, unknown).
     public var resolvedTimeZone: TimeZone? { timeZone.flatMap(TimeZone.init(identifier:)) }
+
+    /// The alarm's wall-clock time (nominal milliseconds) in the schedule's own zone: the
+    /// time as written, which later occurrences keep; `nil` for an absolute or undated one.
+    public var alarmWallClock: Int64? {
+        guard let fireDate, let zone = resolvedTimeZone else { return nil }
+        return wallClockFireDate ?? zone.wallClock(of: fireDate)
+    }
 
     /// The repeat calendar; Gregorian when absent (or, undecoded, unknown).
     public var calendar: RepeatCalendar { repeatCalendar.flatMap(RepeatCalendar.init(rawValue:)) ?? .gregorian }
