@@ -32,7 +32,7 @@ struct FastCodecPropertyTests {
         let fast = outcome { () throws(ModelError) in try codec.decode(T.self, from: bytes) }
         let reference = outcome { () throws(ModelError) in try codec.decodeWithFoundation(T.self, from: bytes) }
         guard fast != reference else { return nil }
-        // Foundation decodes a dictionary (a record's fields) in hash order, which changes
+        // Foundation decodes a dictionary (a record's fields, a schedule's userInfo) in hash order, which changes
         // from run to run: with two bad fields either may be reported. Same dictionary, both failing: alike.
         // A field's unreadable member name is a malformedJSON without a path.
         if case .failure(let fastCode, let fastPath) = fast, case .failure(let referenceCode, let referencePath) = reference {
@@ -45,9 +45,9 @@ struct FastCodecPropertyTests {
         return "fast \(fast), Foundation \(reference) for \(String(decoding: bytes, as: UTF8.self).debugDescription)"
     }
 
-    /// The path up to a member of a `fields` or `previousFields` dictionary, if `path` is below one.
+    /// The path up to a member of a `fields`, `previousFields` or `userInfo` dictionary, if `path` is below one.
     static func fieldsPrefix(_ path: String) -> String? {
-        for name in ["previousFields", "fields"] {
+        for name in ["previousFields", "fields", "userInfo"] {
             if let range = path.range(of: name), path[range.upperBound...].first.map({ $0 == "." || $0 == "[" }) == true {
                 return String(path[..<range.upperBound])
             }
@@ -116,6 +116,21 @@ struct FastCodecPropertyTests {
     @Test("subscriptions: same bytes, same values, same errors")
     func subscriptions() throws {
         try holds(seed: 7, count: 200, mutations: 10) { $0.subscription() }
+    }
+
+    @Test("badge counts: same bytes, same values, same errors")
+    func badgeCounts() throws {
+        try holds(seed: 300, count: 200, mutations: 12) { $0.badgeCount() }
+    }
+
+    @Test("notification reads: same bytes, same values, same errors")
+    func notificationReads() throws {
+        try holds(seed: 400, count: 200, mutations: 12) { $0.notificationRead() }
+    }
+
+    @Test("schedule firings: same bytes, same values, same errors", arguments: 0..<2)
+    func scheduledFirings(seed: UInt64) throws {
+        try holds(seed: 500 + seed, count: 150, mutations: 12) { $0.scheduledFiring() }
     }
 
     @Test("notifications encode to the same bytes", arguments: 0..<4)

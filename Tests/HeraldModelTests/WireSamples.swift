@@ -178,4 +178,16 @@ struct WireSamples {
         }
         return notification
     }
+
+    mutating func badgeCount() -> BadgeCount {
+        let badge = Int.random(in: 0...Int.max, using: &random) >> Int.random(in: 0...62, using: &random)
+        return BadgeCount(recipient: text(), containerIdentifier: text(), badge: badge)
+    }
+
+    mutating func notificationRead() -> NotificationRead {
+        let count = chance(5) ? NotificationRead.maximumNotificationIDs : Int.random(in: 1...4, using: &random)
+        return NotificationRead(
+            recipient: text(), containerIdentifier: text(), notificationIDs: (0..<count).map { _ in text() },
+            readAt: Int64.random(in: 0...Int64.max, using: &random) >> Int64.random(in: 0...62, using: &random))
+    }
 }

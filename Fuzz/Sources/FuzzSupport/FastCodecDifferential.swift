@@ -20,7 +20,7 @@ public enum FastCodecDifferential {
             }
             return value
         case (.failure(let error), .failure(let expected)):
-            // Foundation reads a record's fields in hash order, which changes from run to run:
+            // Foundation reads a record's fields (a schedule's userInfo) in hash order, which changes from run to run:
             // with two bad fields either may be reported (a field's unreadable member name is
             // a malformedJSON without a path).
             let eitherField = underFields(error.path) || underFields(expected.path)
@@ -43,6 +43,7 @@ public enum FastCodecDifferential {
 
     private static func underFields(_ path: String) -> Bool {
         path.contains("fields.") || path.contains("fields[") || path.contains("Fields.") || path.contains("Fields[")
+            || path.contains("userInfo.") || path.contains("userInfo[")
     }
 
     private static func describe(_ input: Data) -> String {

@@ -102,7 +102,11 @@ extension Schedule: Codable {
         _ c: KeyedDecodingContainer<CodingKeys>, zone: TimeZone?
     ) throws -> (instant: Int64, wallClock: Int64?)? {
         guard let json = try c.decodeIfPresent(JSONValue.self, forKey: .fireDate) else { return nil }
-        let path = c.codingPath + [CodingKeys.fireDate]
+        return try fireDate(json, zone: zone, at: c.codingPath + [CodingKeys.fireDate])
+    }
+
+    /// Reads a fire date's wire value (shared with the fast reader).
+    static func fireDate(_ json: JSONValue, zone: TimeZone?, at path: [any CodingKey]) throws(ModelError) -> Int64? {
         let instant: Int64
         var wallClock: Int64?
         switch json {
@@ -161,7 +165,7 @@ extension Schedule: Codable {
     }
 
     /// Refuses `null` anywhere: property lists have no null.
-    private static func validatePropertyList(_ value: JSONValue, at path: [any CodingKey]) throws(ModelError) {
+    static func validatePropertyList(_ value: JSONValue, at path: [any CodingKey]) throws(ModelError) {
         switch value {
         case .null:
             throw ModelError(.invalidValue, "null is not a property-list type", at: path)
