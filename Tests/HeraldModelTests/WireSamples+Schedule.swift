@@ -22,9 +22,20 @@ extension WireSamples {
             createdAt: optional { s in Int64.random(in: 0...Int64.max, using: &s.random) })
     }
 
+    /// A daily Paris alarm written at 02:30 on the spring-forward day (2026-03-29), a time
+    /// the zone skips: its `wallClockFireDate` is on the wire beside the resolved instant.
+    mutating func gapDaySchedule() -> Schedule {
+        var schedule = schedule()
+        schedule.region = nil
+        schedule.timeZone = "Europe/Paris"
+        schedule.fireDate = 1_774_747_800_000  // 2026-03-29T01:30:00Z, 03:30 in Paris
+        schedule.wallClockFireDate = 1_774_751_400_000  // 2026-03-29T02:30:00, nominal
+        return schedule
+    }
+
     /// A firing of a random schedule (its ID derived, as the schedule stage derives it).
     mutating func scheduledFiring() -> ScheduledFiring {
         let trigger = ScheduledFiring.Trigger.allCases.randomElement(using: &random)!
-        return ScheduledFiring(schedule: schedule(), fireDate: Int64.random(in: 0...Int64.max, using: &random), trigger: trigger)
+        return ScheduledFiring(schedule: chance(20) ? gapDaySchedule() : schedule(), fireDate: Int64.random(in: 0...Int64.max, using: &random), trigger: trigger)
     }
 }

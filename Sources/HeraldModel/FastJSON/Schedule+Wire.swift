@@ -20,10 +20,15 @@ extension Schedule: WireDecodable {
             }
             return zone
         }
-        fireDate = try c.within("fireDate") { () throws(ModelError) in
+        let written = try c.within("fireDate") { () throws(ModelError) in
             try c.present("fireDate").flatMap { (node) throws(ModelError) in
                 try Self.fireDate(document.jsonValue(node), zone: zone, at: [])
             }
+        }
+        fireDate = written?.instant
+        let wallClockText = try c.optionalString("wallClockFireDate")
+        wallClockFireDate = try c.within("wallClockFireDate") { () throws(ModelError) in
+            try Self.wallClockFireDate(wallClockText, zone: zone, written: written, at: [])
         }
         repeatInterval = try c.within("repeatInterval") { () throws(ModelError) in
             try c.present("repeatInterval").flatMap { (node) throws(ModelError) in
@@ -129,6 +134,7 @@ extension Schedule: WireEncodable {
                 try writer.object(userInfo) { (writer, value) throws(ModelError) in try writer.value(value) }
             }
         }
+        writer.member("wallClockFireDate", wallClockFireDate.map { String(ISO8601Instant.format($0).dropLast()) })
         writer.endObject()
     }
 }

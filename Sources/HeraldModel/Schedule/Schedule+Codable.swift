@@ -105,8 +105,11 @@ extension Schedule: Codable {
         return try fireDate(json, zone: zone, at: c.codingPath + [CodingKeys.fireDate])
     }
 
-    /// Reads a fire date's wire value (shared with the fast reader).
-    static func fireDate(_ json: JSONValue, zone: TimeZone?, at path: [any CodingKey]) throws(ModelError) -> Int64? {
+    /// Reads a fire date's wire value: its instant and, when it was written as wall-clock
+    /// time, that time (nominal). Shared with the fast reader.
+    static func fireDate(
+        _ json: JSONValue, zone: TimeZone?, at path: [any CodingKey]
+    ) throws(ModelError) -> (instant: Int64, wallClock: Int64?)? {
         let instant: Int64
         var wallClock: Int64?
         switch json {
@@ -145,9 +148,17 @@ extension Schedule: Codable {
     private static func decodeWallClockFireDate(
         _ c: KeyedDecodingContainer<CodingKeys>, zone: TimeZone?, written: (instant: Int64, wallClock: Int64?)?
     ) throws -> Int64? {
+        try wallClockFireDate(
+            c.decodeIfPresent(String.self, forKey: .wallClockFireDate), zone: zone, written: written,
+            at: c.codingPath + [CodingKeys.wallClockFireDate])
+    }
+
+    /// `decodeWallClockFireDate` on the member's text (shared with the fast reader).
+    static func wallClockFireDate(
+        _ text: String?, zone: TimeZone?, written: (instant: Int64, wallClock: Int64?)?, at path: [any CodingKey]
+    ) throws(ModelError) -> Int64? {
         var nominal = written?.wallClock
-        if let text = try c.decodeIfPresent(String.self, forKey: .wallClockFireDate) {
-            let path = c.codingPath + [CodingKeys.wallClockFireDate]
+        if let text {
             guard case .wallClock(let member) = try ISO8601Instant.parse(text, at: path) else {
                 throw ModelError(.invalidValue, "\"\(text)\" must be wall-clock time without an offset", at: path)
             }
