@@ -123,10 +123,22 @@ public struct APIAuthenticator: Sendable {
     /// The token of `Bearer <token>` (scheme case-insensitive), or `nil` for another scheme.
     static func bearerToken(_ authorization: String) -> String? {
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        // ASCII case folding: no other character lower-cases to one of "bearer"'s letters.
+        guard parts.count == 2, parts[0].utf8.count == 6,
+            zip(parts[0].utf8, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })
+        else { return nil }
+        let rest = parts[1]
+        // The usual token has nothing to trim; Foundation's trimming (per request, a
+        // bridged NSString) only when an end is not plain ASCII.
+        if let first = rest.utf8.first, let last = rest.utf8.last, Self.isPlain(first), Self.isPlain(last) {
+            return String(rest)
+        }
+        let token = rest.trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
+
+    /// A printable ASCII byte other than space: nothing `trimmingCharacters(in: .whitespaces)` removes.
+    private static func isPlain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
 
     /// The `alg` of a compact JWS header, or `nil` when it cannot be read. Checked before
     /// jwt-kit verifies, which uses the configured key whatever the header says.

@@ -47,7 +47,13 @@ struct JSONBodies: Sendable {
     /// - Throws: `APIError` — `BAD_REQUEST` naming the JSON path of the first bad value,
     ///   `REQUEST_TOO_LARGE`.
     func decode<T: Decodable>(_ type: T.Type, from request: Request, emptyIsObject: Bool = false) async throws(APIError) -> T {
-        var bytes = Data(try await readBody(request).readableBytesView)
+        try decode(type, from: try await readBody(request), emptyIsObject: emptyIsObject)
+    }
+
+    /// Decodes a body already read (`readBody(_:)`) as `decode(_:from:emptyIsObject:)` does.
+    /// - Throws: `APIError` (`BAD_REQUEST` naming the JSON path of the first bad value).
+    func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer, emptyIsObject: Bool = false) throws(APIError) -> T {
+        var bytes = Data(body.readableBytesView)
         if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             guard emptyIsObject else { throw APIError(.badRequest, "the request needs a JSON body") }
             bytes = Data("{}".utf8)

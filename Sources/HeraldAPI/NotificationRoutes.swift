@@ -19,14 +19,18 @@ struct NotificationRoutes: Sendable {
     }
 
     /// `POST notifications/changes`: the store's page, its body written as the store
-    /// encoded it (no re-encoding).
+    /// encoded it (no re-encoding), straight into the answer's buffer.
     @Sendable func fetchChanges(_ request: Request, context: HeraldRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
-        let body = try await bodies.decode(FetchChangesRequest.self, from: request, emptyIsObject: true)
+        let raw = try await bodies.readBody(request)
+        // The common body without JSONDecoder; anything else decodes (and fails) as before.
+        let body = try FetchChangesBody.parse(raw) ?? bodies.decode(FetchChangesRequest.self, from: raw, emptyIsObject: true)
         let page = try await store.fetchEncoded(
             recipient: caller.user, container: caller.container, after: body.serverChangeToken,
             limit: body.resultsLimit, includeRead: body.includeRead ?? true)
-        return JSONBodies.response(body: page.jsonBody)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: page.jsonBody(allocator: ByteBufferAllocator())))
     }
 
     /// `POST notifications/read`: publishes one `NotificationRead` for the caller and answers

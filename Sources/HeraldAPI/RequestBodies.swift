@@ -4,7 +4,7 @@ import HeraldReader
 // The small JSON bodies the routes read and answer (beyond the model's own types).
 
 /// `POST notifications/changes` body; every key optional, an empty body is `{}`.
-struct FetchChangesRequest: Decodable, Sendable {
+struct FetchChangesRequest: Decodable, Sendable, Equatable {
     /// The token of the previous page; absent or `null`: from the oldest retained.
     var serverChangeToken: ChangeToken?
     /// Page size: default 200, at most 400 (larger is clamped), at least 1.
