@@ -15,8 +15,12 @@ public struct WireCodec: Sendable {
     /// - Throws: `ModelError` with the path of the first offending value.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
         // Generic callers (the compose stage's inputs) get the fast reader too.
-        if let wire = type as? any WireDecodable.Type, let value = try wire.init(wire: JSONDocument(data), at: JSONDocument.root) as? T {
-            return value
+        if let wire = type as? any WireDecodable.Type {
+            do {
+                if let value = try wire.init(wire: JSONDocument(data), at: JSONDocument.root) as? T { return value }
+            } catch {
+                throw Self.restoringNumberText(error, from: data)
+            }
         }
         return try decodeWithFoundation(type, from: data)
     }
@@ -25,7 +29,12 @@ public struct WireCodec: Sendable {
     /// errors as the Codable path, without Foundation's per-key container overhead.
     /// - Throws: `ModelError` with the path of the first offending value.
     public func decode<T: WireDecodable>(_ type: T.Type, from data: Data) throws(ModelError) -> T {
-        try T(wire: JSONDocument(data), at: JSONDocument.root)
+        do {
+            return try T(wire: JSONDocument(data), at: JSONDocument.root)
+        } catch {
+            // A whole number beyond Int64 is shown with the digits as written, as the Codable path does.
+            throw Self.restoringNumberText(error, from: data)
+        }
     }
 
     /// Decodes through Foundation's `JSONDecoder` and the type's Codable initializer, even
