@@ -1,4 +1,5 @@
 import Foundation
+import HeraldModel
 
 /// Reads Apple `.strings` files (docs/cloudkit-behaviour.md §9): `"key" = "value";` pairs, comments, quoted
 /// or unquoted tokens, escapes, UTF-8 or UTF-16 text.
@@ -91,26 +92,10 @@ public enum StringsFile {
         return out + "}"
     }
 
+    /// `text` as a JSON string, escaped as Herald's wire JSON is (`HeraldModel.JSONWriter`).
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var writer = HeraldModel.JSONWriter(capacity: text.utf8.count + 2)
+        writer.string(text)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
