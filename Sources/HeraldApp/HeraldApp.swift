@@ -13,8 +13,8 @@ import ServiceLifecycle
 public enum HeraldApp {
     /// Ensures the catalog's topics, then builds every service of the configured stages —
     /// in dependency order: match (its subscription table), compose, schedule, assets, the
-    /// reader (its store), then the HTTP API over the store, which shares the match
-    /// stage's table when both run here.
+    /// reader (its store), then the HTTP API over the store, with a table of every
+    /// subscription of its own (the match stage holds only its partitions').
     ///
     /// - Parameters:
     ///   - logSink: what the log handler collected, shipped to the `logs` topic; `nil`: no shipping.
@@ -58,16 +58,12 @@ public enum HeraldApp {
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: MetricsMiddleware())
         OperationsRoutes.add(to: router, readiness: readiness, registry: registry)
-        var table = match?.table
+        var table: SubscriptionTable?
         if let store = reader?.store {
-            let apiTable: SubscriptionTable
-            if let shared = match?.table {
-                apiTable = shared
-            } else {
-                let (own, loader) = try factory.subscriptionTable(consumer: "api-table")
-                apiTable = own
-                services.append(loader)
-            }
+            // The API lists and checks every user's subscriptions: it follows the whole topic,
+            // while the match stage holds only its partitions' (docs/ARCHITECTURE.md §9).
+            let (apiTable, loader) = try factory.subscriptionTable(consumer: "api-table")
+            services.append(loader)
             table = apiTable
             services += try await factory.makeAPI(on: router, store: store, table: apiTable, notifier: notifier)
         }
@@ -89,7 +85,7 @@ public enum HeraldApp {
         groupConfiguration.maximumGracefulShutdownDuration = deadline.gracefulShare
         return HeraldRuntime(
             environment: environment, catalog: catalog, producer: producer, readiness: readiness, stages: stages,
-            store: reader?.store, table: table, group: ServiceGroup(configuration: groupConfiguration),
+            store: reader?.store, table: table, matchTable: match?.table, group: ServiceGroup(configuration: groupConfiguration),
             deadline: deadline, listening: listening)
     }
 }

@@ -17,8 +17,10 @@ public struct HeraldRuntime: Sendable {
     public let stages: [HeraldStage]
     /// The reader's store, when the reader runs here.
     public let store: NotificationStore?
-    /// The match stage's subscription table (or the API's own), when either runs here.
+    /// The API's subscription table (every subscription), when the API runs here.
     public let table: SubscriptionTable?
+    /// The match stage's subscriptions (those of its partitions), when it runs here.
+    public let matchTable: PlacedSubscriptionTable?
     /// Runs every service; `triggerGracefulShutdown()` stops it (so do SIGTERM and SIGINT
     /// when the configuration handles signals).
     public let group: ServiceGroup

@@ -77,17 +77,18 @@ struct StageFactory {
         return ([service], store)
     }
 
-    /// The subscription table, its loader and the match stage runner.
-    func makeMatch() throws -> (services: [any Service], table: SubscriptionTable) {
-        let (table, loader) = try subscriptionTable(consumer: "match-table")
-        var processor = MatchProcessor(table: table, catalog: catalog)
+    /// The placed subscription table, its loader and the match stage runner.
+    func makeMatch() throws -> (services: [any Service], table: PlacedSubscriptionTable) {
+        let table = PlacedSubscriptionTable(partitions: catalog.partitions)
+        let loader = try PlacedSubscriptionLoader(table: table, consumer: "match-table", context: context)
+        var processor = MatchProcessor(table: table, catalog: catalog, logger: logger)
         processor.maxChangeBytes = configuration.maxInputBytes
         return ([loader, try runner(.match, processor)], table)
     }
 
     /// A subscription table filled from the whole `subscriptions` topic by its own loader.
     func subscriptionTable(consumer: String) throws -> (SubscriptionTable, SubscriptionTableLoader) {
-        let table = SubscriptionTable()
+        let table = SubscriptionTable(partitions: catalog.partitions)
         return (table, try SubscriptionTableLoader(table: table, consumer: consumer, context: context))
     }
 

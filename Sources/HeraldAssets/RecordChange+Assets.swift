@@ -3,7 +3,7 @@ import HeraldModel
 extension RecordChange {
     /// The asset ledger's name for the changed record:
     /// `container/database/zoneOwner/zoneName/recordName`.
-    public var assetRecordKey: String { "\(partitionKey)/\(recordName)" }
+    public var assetRecordKey: String { "\(zoneKey)/\(recordName)" }
 
     /// The files the record refers to after the change, from its ASSETID fields and
     /// ASSETID lists: one per checksum (the largest size stated, when a checksum appears

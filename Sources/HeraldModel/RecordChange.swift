@@ -1,7 +1,9 @@
 /// One change to one record, as upstream publishes it on `record-changes` (docs/ARCHITECTURE.md §5.1).
 ///
-/// Keyed by `partitionKey` (`container/database/zoneOwner/zoneName`) so that every change
-/// of a zone is seen in order. `fields` is the record after the change — for a delete,
+/// Keyed by `partitionKey` (`container/database/zoneOwner` in the private and shared
+/// databases, `container/public/recordName` in the public one, docs/ARCHITECTURE.md §9) so
+/// that every change of a zone owner (of a public record) is seen in order, on the partition
+/// that holds the owner's subscriptions. `fields` is the record after the change — for a delete,
 /// the last stored version; `previousFields`, when given, is the record before it and
 /// enables the enter / leave reasons.
 public struct RecordChange: Sendable, Hashable, Codable {
@@ -61,8 +63,19 @@ public struct RecordChange: Sendable, Hashable, Codable {
         self.creationDate = creationDate
     }
 
-    /// The Kafka key: `container/database/zoneOwner/zoneName`.
+    /// The Kafka key: `container/database/zoneOwner` in the private and shared databases
+    /// (every zone of one owner on one partition, with the owner's subscriptions),
+    /// `container/public/recordName` in the public database (one zone, spread by record).
     public var partitionKey: String {
+        switch database {
+        case .private, .shared: "\(container)/\(database.rawValue)/\(zoneID.ownerRecordName)"
+        case .public: "\(container)/public/\(recordName)"
+        }
+    }
+
+    /// The record's zone, `container/database/zoneOwner/zoneName`: the key `record-changes`
+    /// had before it was keyed by owner, still what the asset ledger names records by.
+    public var zoneKey: String {
         "\(container)/\(database.rawValue)/\(zoneID.ownerRecordName)/\(zoneID.zoneName)"
     }
 

@@ -18,7 +18,8 @@ struct RecordChangeTests {
         #expect(change.originDevice == "d-77")
         #expect(change.timestamp == 1_795_300_000_000)
         #expect(change.participants == nil)
-        #expect(change.partitionKey == "iCloud.com.example.notes/private/_u1/Notes")
+        #expect(change.partitionKey == "iCloud.com.example.notes/private/_u1")
+        #expect(change.zoneKey == "iCloud.com.example.notes/private/_u1/Notes")
         #expect(change.recordID == RecordID(recordName: "note-42", zoneID: change.zoneID))
         _ = try Fixtures.roundTrip(change)
     }
@@ -31,7 +32,7 @@ struct RecordChangeTests {
             fields: ["tags": .list([.string("a"), .string("ß")], of: .string), "due": .timestamp(1_700_000_000_000)],
             timestamp: 1, participants: ["_u2", "_u3"], createdBy: "_u9", creationDate: 1_600_000_000_000)
         let decoded = try Fixtures.roundTrip(change)
-        #expect(decoded.partitionKey == "iCloud.x/shared/_u9/Trip")
+        #expect(decoded.partitionKey == "iCloud.x/shared/_u9")
         let text = String(decoding: try Fixtures.codec.encode(change), as: UTF8.self)
         #expect(!text.contains("previousFields"))
         #expect(!text.contains("originDevice"))

@@ -73,7 +73,7 @@ struct DeliveryPipelineTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         _ = try await producer.send([
-            OutgoingMessage(topic: catalog.name(TopicCatalog.subscriptions), key: "\(container)/private/high",
+            OutgoingMessage(topic: catalog.name(TopicCatalog.subscriptions), key: "\(container)/private/_u1/high",
                             value: subscription("high", predicate: "priority >= 3", badge: true)),
             OutgoingMessage(topic: catalog.name(TopicCatalog.users), key: "_u1",
                             value: Data(#"{"userRecordName": "_u1", "locale": "fr-FR"}"#.utf8)),

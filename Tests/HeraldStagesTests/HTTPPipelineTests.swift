@@ -35,7 +35,7 @@ struct HTTPPipelineTests {
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
 
         try await fixture.withRuntime(configuration) { runtime in
-            let (store, table) = (try #require(runtime.store), try #require(runtime.table))
+            let (store, table) = (try #require(runtime.store), try #require(runtime.matchTable))
             try await runtime.withHTTPClient { client in
                 let put = try await client.execute(
                     uri: "\(base)/private/subscriptions/notes", method: .put, headers: auth,

@@ -28,21 +28,31 @@ struct MatchStageTests {
             """.utf8)
     }
 
-    @Test("subscriptions from the compacted topic fire matches keyed by recipient; bad input goes to dead letters")
+    /// Whether a tombstone of `key` appears on `partition` of `topic` within 30 s.
+    private static func tombstoned(_ key: String, on partition: Int32, of topic: String, in fixture: PipelineFixture) async throws -> Bool {
+        try await Wait.until(timeout: .seconds(30)) {
+            try await fixture.readToEnd(topic).contains { $0.value == nil && $0.keyString == key && $0.partition == partition }
+        }
+    }
+
+    @Test("subscriptions from the compacted topic fire matches keyed by recipient; misplaced ones are re-placed; bad input goes to dead letters")
     func endToEnd() async throws {
         let fixture = try await PipelineFixture()
         let catalog = fixture.catalog
         let subscriptions = catalog.name(TopicCatalog.subscriptions)
         let changes = catalog.name(TopicCatalog.recordChanges)
-        let key = { (id: String) in "\(container)/private/\(id)" }
+        let container = self.container
+        let key = { @Sendable (owner: String, id: String) in "\(container)/private/\(owner)/\(id)" }
         let producer = try fixture.producer()
+        // Written by key, as before placement: the match stage re-places them on their owner's partition.
         _ = try await producer.send([
-            OutgoingMessage(topic: subscriptions, key: key("urgent"), value: subscriptionJSON("urgent", owner: "_u1", predicate: "priority >= 3")),
-            OutgoingMessage(topic: subscriptions, key: key("gone"), value: subscriptionJSON("gone", owner: "_u1", predicate: "priority >= 0")),
-            OutgoingMessage(topic: subscriptions, key: key("gone"), value: nil),
-            OutgoingMessage(topic: subscriptions, key: key("once"), value: subscriptionJSON("once", owner: "_u2", predicate: "priority >= 0", firesOnce: true)),
-            OutgoingMessage(topic: subscriptions, key: key("broken"), value: subscriptionJSON("broken", owner: "_u1", predicate: "priority >")),
+            OutgoingMessage(topic: subscriptions, key: key("_u1", "urgent"), value: subscriptionJSON("urgent", owner: "_u1", predicate: "priority >= 3")),
+            OutgoingMessage(topic: subscriptions, key: key("_u1", "gone"), value: subscriptionJSON("gone", owner: "_u1", predicate: "priority >= 0")),
+            OutgoingMessage(topic: subscriptions, key: key("_u1", "gone"), value: nil),
+            OutgoingMessage(topic: subscriptions, key: key("_u2", "once"), value: subscriptionJSON("once", owner: "_u2", predicate: "priority >= 0", firesOnce: true)),
+            OutgoingMessage(topic: subscriptions, key: key("_u1", "broken"), value: subscriptionJSON("broken", owner: "_u1", predicate: "priority >")),
         ])
+        // Keyed by zone, as before owner keys: matched all the same (through change-fanout when misrouted).
         _ = try await producer.send([
             OutgoingMessage(topic: changes, key: "z1", value: changeJSON("c1", owner: "_u1", priority: 5)),
             OutgoingMessage(topic: changes, key: "z1", value: changeJSON("c2", owner: "_u1", priority: 1)),
@@ -51,25 +61,28 @@ struct MatchStageTests {
             OutgoingMessage(topic: changes, key: "junk", value: Data("{\"changeID\": 7}".utf8)),
         ])
 
-        let table = try await fixture.withRuntime(fixture.runtimeConfiguration([.match])) { runtime in
-            let table = try #require(runtime.table)
+        let oncePartition = KeyPartitioner.partition(of: "\(container)/private/_u2", partitions: catalog.partitions)
+        let (table, matches, retired) = try await fixture.withRuntime(fixture.runtimeConfiguration([.match])) { runtime in
+            let table = try #require(runtime.matchTable)
             let matches = try await fixture.read(catalog.name(TopicCatalog.matches), count: 2, timeout: .seconds(60))
-            let decoded = try matches.map { try WireCodec().decode(Match.self, from: #require($0.value)) }
-            #expect(Set(decoded.map { "\($0.subscription.subscriptionID)/\($0.change.changeID)" }) == ["urgent/c1", "once/c3"])
-            #expect(matches.allSatisfy { $0.keyString == (try? WireCodec().decode(Match.self, from: $0.value!))?.recipient })
-            #expect(decoded.allSatisfy { $0.queryNotificationReason == .recordCreated })
-            // The fires-once subscription was retired: tombstones follow for its key and, as it was
-            // written under the key used before per-user IDs, for that key too; c4 fired nothing.
-            let log = try await fixture.read(subscriptions, count: 7)
-            let tombstones = log.filter { $0.value == nil }.compactMap(\.keyString).sorted()
-            #expect(tombstones == [key("gone"), key("once"), "\(container)/private/_u2/once"].sorted())
-            let deadLetters = try await fixture.read(catalog.name(TopicCatalog.deadLetters), count: 2)
-            let records = deadLetters.compactMap(DeadLetter.Record.init)
-            #expect(Set(records.map(\.sourceTopic)) == [subscriptions, changes])
-            #expect(records.contains { $0.stage == "match.subscriptions" && $0.code == "INVALID_PREDICATE" })
-            #expect(records.contains { $0.stage == "match" && $0.code == "UNDECODABLE" })
-            return table
+            let retired = try await Self.tombstoned(key("_u2", "once"), on: oncePartition, of: subscriptions, in: fixture)
+            return (table, matches, retired)
         }
+        let decoded = try matches.map { try WireCodec().decode(Match.self, from: #require($0.value)) }
+        #expect(Set(decoded.map { "\($0.subscription.subscriptionID)/\($0.change.changeID)" }) == ["urgent/c1", "once/c3"])
+        #expect(zip(matches, decoded).allSatisfy { $0.keyString == $1.recipient })
+        #expect(decoded.allSatisfy { $0.queryNotificationReason == .recordCreated })
+        // The fires-once subscription was retired by a tombstone on its owner's partition; c4 fired nothing.
+        #expect(retired, "a tombstone of 'once' on partition \(oncePartition)")
+        let deadLetters = try await fixture.read(catalog.name(TopicCatalog.deadLetters), count: 2)
+        let records = deadLetters.compactMap(DeadLetter.Record.init)
+        #expect(Set(records.map(\.sourceTopic)) == [subscriptions, changes])
+        #expect(records.contains { $0.stage == "match.subscriptions" && $0.code == "INVALID_PREDICATE" })
+        #expect(records.contains { $0.stage == "match" && $0.code == "UNDECODABLE" })
+        // 'urgent' lives on its owner's partition now, whichever partition its key gave it.
+        let urgentPartition = KeyPartitioner.partition(of: "\(container)/private/_u1", partitions: catalog.partitions)
+        let urgent = try await fixture.readToEnd(subscriptions).filter { $0.keyString == key("_u1", "urgent") }
+        #expect(urgent.contains { $0.partition == urgentPartition && $0.value != nil })
         #expect(table.count == 1, "only 'urgent' remains")
         let again = try await fixture.readToEnd(catalog.name(TopicCatalog.matches))
         #expect(again.count == 2, "c2 and c4 fired nothing")

@@ -29,7 +29,7 @@ struct SharedInputDeadLetterTests {
         let subscriptions = catalog.name(TopicCatalog.subscriptions)
         let deadLetters = catalog.name(TopicCatalog.deadLetters)
         let input = try fixture.producer()
-        _ = try await input.send(OutgoingMessage(topic: subscriptions, key: "\(container)/private/all", value: Data("""
+        _ = try await input.send(OutgoingMessage(topic: subscriptions, key: "\(container)/private/_u1/all", value: Data("""
             {"subscriptionID": "all", "subscriptionType": "query", "container": "\(container)", "database": "private",
              "ownerRecordName": "_u1", "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"},
              "firesOn": ["create"], "notificationInfo": {"alertBody": "changed"}}

@@ -12,6 +12,8 @@ import HeraldStages
 /// (when given) and the schedule table take a change at once, so a `GET` right after a
 /// `PUT` or `POST` sees it (the table applies the same record again when it consumes it).
 ///
+/// Subscriptions and their tombstones go to the partition of their owner (their
+/// `Subscription.placementKey`), where the match stage instance that can fire them reads them.
 /// Schedules and their tombstones go to the partition of their recipient
 /// (`KeyPartitioner`), not of their own key, so they are co-partitioned with the user's
 /// locations, profile and notifications.
@@ -33,7 +35,8 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
 
     public func publish(subscription: Subscription) async throws {
         let value = try WireCodec().encode(subscription)
-        try await send(TopicCatalog.subscriptions, key: subscription.partitionKey, value: value)
+        try await send(TopicCatalog.subscriptions, partition: partition(of: subscription), key: subscription.partitionKey, value: value)
+        try await tombstoneUnplacedCopy(of: subscription)
         // Read-your-writes only: the record is on the topic now, and the table's follower
         // applies it from there (dead-lettering it if it could not), so a local failure
         // here loses nothing.
@@ -44,7 +47,8 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
     /// the key used before per-user IDs, that key too (or a reload would bring it back).
     public func deleteSubscription(_ subscription: Subscription) async throws {
         let oldKey = table?.oldKey(of: subscription)
-        try await send(TopicCatalog.subscriptions, key: subscription.partitionKey, value: nil)
+        try await send(TopicCatalog.subscriptions, partition: partition(of: subscription), key: subscription.partitionKey, value: nil)
+        try await tombstoneUnplacedCopy(of: subscription)
         if let oldKey { try await send(TopicCatalog.subscriptions, key: oldKey, value: nil) }
         table?.remove(key: subscription.partitionKey)
     }
@@ -71,6 +75,20 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
 
     public func publish(location: DeviceLocation) async throws {
         try await send(TopicCatalog.locations, key: location.partitionKey, value: try WireCodec().encode(location))
+    }
+
+    /// The partition of the subscription's owner (docs/ARCHITECTURE.md §9).
+    private func partition(of subscription: Subscription) -> Int32 {
+        SubscriptionPlacement(partitions: catalog.partitions).partition(of: subscription)
+    }
+
+    /// Tombstones the subscription's key on the partition its key alone gives (where it was
+    /// written before placement), when that is not its placement: an older copy there must
+    /// not be re-placed over this write (`PlacedSubscriptionLoader`).
+    private func tombstoneUnplacedCopy(of subscription: Subscription) async throws {
+        let unplaced = KeyPartitioner.partition(of: subscription.partitionKey, partitions: catalog.partitions)
+        guard unplaced != partition(of: subscription) else { return }
+        try await send(TopicCatalog.subscriptions, partition: unplaced, key: subscription.partitionKey, value: nil)
     }
 
     /// The partition of the schedule's recipient.

@@ -70,20 +70,22 @@ struct HeraldPipelineRun {
     /// per probe user of the paced run) and waits until the match stage holds them all.
     private func subscribe(_ runtime: HeraldRuntime) async throws {
         let codec = WireCodec()
+        let placement = SubscriptionPlacement(partitions: catalog.partitions)
         func message(_ id: String, owner: String, category: String) throws -> OutgoingMessage {
             let subscription = Subscription(
                 subscriptionID: id, subscriptionType: .query, container: PacedLoad.container, database: .public,
                 ownerRecordName: owner, query: SubscriptionQuery(recordType: "Item", predicate: "category == '\(category)'"),
                 firesOn: [.create], notificationInfo: NotificationInfo(alertBody: "New item", shouldBadge: true, desiredKeys: ["title"]))
             return OutgoingMessage(
-                topic: catalog.name(TopicCatalog.subscriptions), key: subscription.partitionKey, value: try codec.encode(subscription))
+                topic: catalog.name(TopicCatalog.subscriptions), partition: placement.partition(of: subscription),
+                key: subscription.partitionKey, value: try codec.encode(subscription))
         }
         let regular = benchmark.settings.subscriptions
         let messages = try (0..<regular).map { try message("s\($0)", owner: "_u\($0 % 1_000)", category: "c\($0)") }
             + (0..<PacedLoad.probeUsers).map { try message("probe-s\($0)", owner: "_probe\($0)", category: PacedLoad.probeCategory($0)) }
         let count = messages.count
         _ = try await runtime.producer.send(messages)
-        guard let table = runtime.table else { throw BenchmarkError("the pipeline stages did not start") }
+        guard let table = runtime.matchTable else { throw BenchmarkError("the pipeline stages did not start") }
         let deadline = ContinuousClock.now + .seconds(300)
         while table.count < count {
             guard ContinuousClock.now < deadline else { throw BenchmarkError("the match stage loaded \(table.count) of \(count) subscriptions") }

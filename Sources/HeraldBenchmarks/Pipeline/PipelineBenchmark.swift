@@ -67,8 +67,8 @@ public struct PipelineBenchmark: Sendable {
             """.utf8)
     }
 
-    /// The message of record change `index` to `topic`, keyed by zone as an app's changes are.
+    /// The message of record change `index` to `topic`, keyed as a public change (`RecordChange.partitionKey`).
     func changeMessage(_ index: Int, topic: String, category: String? = nil) -> OutgoingMessage {
-        OutgoingMessage(topic: topic, key: "zone-\(index % 64)", value: change(index, category: category))
+        OutgoingMessage(topic: topic, key: "iCloud.bench/public/item-\(index)", value: change(index, category: category))
     }
 }

@@ -4,35 +4,49 @@ import HeraldMatcher
 import HeraldModel
 import Synchronization
 
-/// The match stage's copy of every subscription, shared by the table loader (writer) and
-/// the match processor (reader), keyed by identity (`Subscription.partitionKey`:
+/// Every subscription, for the API (lists, the 64 limit) and tools: a copy of the whole
+/// compacted `subscriptions` topic, keyed by identity (`Subscription.partitionKey`:
 /// container, database, owner, ID). Records under the keys used before per-user IDs are read
-/// too (`LegacySubscriptionKeys`).
+/// too (`LegacySubscriptionKeys`). (The match stage holds only its partitions':
+/// `PlacedSubscriptionTable`.)
+///
+/// With `partitions`, the table knows placement (docs/ARCHITECTURE.md §9): a record on its
+/// placement partition wins over a copy of the same key on another partition (written before
+/// placement, and re-placed by the match stage), whichever is read first, and a tombstone
+/// deletes only the record of its own partition.
 public final class SubscriptionTable: Sendable {
     private struct State: Sendable {
         var index: SubscriptionIndex
         var legacy = LegacySubscriptionKeys()
+        /// The partition of each identity whose current record is not on its placement partition.
+        var misplaced: [String: Int32] = [:]
     }
 
     private let state: Mutex<State>
     private let gate = ReadyGate()
+    private let placement: SubscriptionPlacement?
 
-    public init(rules: SubscriptionRules = SubscriptionRules()) {
+    /// - Parameter partitions: the topic's partitions, to tell placed records from misplaced
+    ///   copies; `nil`: every record counts, wherever it was read.
+    public init(rules: SubscriptionRules = SubscriptionRules(), partitions: Int32? = nil) {
         state = Mutex(State(index: SubscriptionIndex(rules: rules)))
+        placement = partitions.map(SubscriptionPlacement.init(partitions:))
     }
 
     /// Applies one record of the compacted topic: a subscription, or a tombstone (nil), under
     /// its key or under the key it had before per-user IDs (`Subscription.legacyPartitionKey`).
+    /// - Parameter partition: where it was read; `nil`: on its placement partition.
     /// - Throws: `Rejection.Reason` for undecodable or invalid subscriptions, or a key that is
     ///   neither of the two (the table is unchanged).
-    public func apply(key: String?, value: Data?) throws(Rejection.Reason) {
+    public func apply(key: String?, value: Data?, partition: Int32? = nil) throws(Rejection.Reason) {
         guard let value else {
             guard let key else { throw .invalid("a tombstone without a key") }
             state.withLock { state in
                 if state.legacy.isOldKey(key) {
                     if let identity = state.legacy.tombstone(oldKey: key) { state.index.remove(key: identity) }
-                } else {
+                } else if deletes(state, key: key, partition: partition) {
                     state.index.remove(key: key)
+                    state.misplaced[key] = nil
                     state.legacy.recordNewKey(key)
                 }
             }
@@ -52,6 +66,13 @@ public final class SubscriptionTable: Sendable {
         do {
             try state.withLock { (state: inout State) throws(MatcherError) in
                 guard let oldKey else {
+                    if let partition, let placement, placement.partition(of: subscription) != partition {
+                        // A copy off its placement never replaces the placed record.
+                        guard state.index.subscription(forKey: identity) == nil || state.misplaced[identity] != nil else { return }
+                        state.misplaced[identity] = partition
+                    } else {
+                        state.misplaced[identity] = nil
+                    }
                     try state.index.upsert(subscription)
                     state.legacy.recordNewKey(identity)
                     return
@@ -71,6 +92,15 @@ public final class SubscriptionTable: Sendable {
         }
     }
 
+    /// Whether a tombstone of `key` read on `partition` deletes the current record: only the
+    /// record of that partition (a misplaced copy's tombstone leaves the placed record).
+    private func deletes(_ state: State, key: String, partition: Int32?) -> Bool {
+        guard let partition, let placement else { return true }
+        if let elsewhere = state.misplaced[key] { return elsewhere == partition }
+        guard let current = state.index.subscription(forKey: key) else { return true }
+        return placement.partition(of: current) == partition
+    }
+
     /// The key before per-user IDs under which `subscription` still has a record on the topic
     /// (read, not yet tombstoned), if any: deleting the subscription tombstones it too.
     public func oldKey(of subscription: Subscription) -> String? {
@@ -87,6 +117,7 @@ public final class SubscriptionTable: Sendable {
     public func remove(key: String) {
         state.withLock { state in
             state.index.remove(key: key)
+            state.misplaced[key] = nil
             state.legacy.recordNewKey(key)
         }
     }

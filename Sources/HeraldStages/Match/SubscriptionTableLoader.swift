@@ -29,7 +29,7 @@ public final class SubscriptionTableLoader: Service, ReadinessReporting {
     }
 
     private static func apply(_ table: SubscriptionTable) -> CompactedTopicFollower.Apply {
-        { message throws(Rejection.Reason) in try table.apply(key: message.keyString, value: message.value) }
+        { message throws(Rejection.Reason) in try table.apply(key: message.keyString, value: message.value, partition: message.partition) }
     }
 
     public var readinessConditions: [String] { follower.readinessConditions }

@@ -3,9 +3,13 @@ import HeraldKafka
 import HeraldModel
 
 /// The rewrite of a compacted `subscriptions` topic written before subscription IDs were per
-/// user: every live record under an old key (`container/database/subscriptionID`) is
-/// published under its identity key (`container/database/owner/subscriptionID`) and the old
-/// key is tombstoned. Pure: fed the topic's records in order, it says what to send.
+/// user, or before subscriptions were placed: every live record under an old key
+/// (`container/database/subscriptionID`) is published under its identity key
+/// (`container/database/owner/subscriptionID`) on its placement partition
+/// (`SubscriptionPlacement`, docs/ARCHITECTURE.md §9) and the old key is tombstoned; a live
+/// record under its identity key on another partition is re-placed the same way (unless its
+/// placement partition already has one: that newer record stays). Pure: fed the topic's
+/// records in order, it says what to send.
 ///
 /// Idempotent: a second run finds the old keys tombstoned and sends nothing. An old key whose
 /// identity already has a record under its new key (the user saved it again since the
@@ -24,6 +28,9 @@ public struct SubscriptionKeyMigration: Sendable {
         public var rekeyed = 0
         /// Old keys only tombstoned: their identity already had a record under its new key.
         public var superseded = 0
+        /// Records under their identity key moved to their placement partition (or, when
+        /// that partition already had one, only tombstoned where they were).
+        public var replaced = 0
         /// Live records left as they are (undecodable, keyless, or a key of neither form).
         public var unreadable = 0
         /// Whether nothing was sent.
@@ -35,6 +42,7 @@ public struct SubscriptionKeyMigration: Sendable {
             let verb = dryRun ? "would re-key" : "re-keyed"
             return "read \(recordsRead) records: \(subscriptions) subscriptions, \(current) already keyed by owner; "
                 + "\(verb) \(rekeyed), \(dryRun ? "would tombstone" : "tombstoned") \(superseded) superseded old keys; "
+                + "\(dryRun ? "would re-place" : "re-placed") \(replaced) on another partition than their owner's; "
                 + "\(unreadable) unreadable left as they are"
         }
     }
@@ -65,10 +73,13 @@ public struct SubscriptionKeyMigration: Sendable {
         latest[Slot(key: key, partition: message.partition)] = message.value
     }
 
-    /// The messages to send to `topic` — first every re-keyed subscription (partitioned by its
-    /// key, as the API writes it), then every old-key tombstone (on the partition of the record
-    /// it deletes, whichever partitioner wrote that) — and the report.
-    public func plan(topic: String) -> (republish: [OutgoingMessage], tombstones: [OutgoingMessage], report: Report) {
+    /// The messages to send to `topic` — first every re-keyed or re-placed subscription (on its
+    /// placement partition, as the API writes it), then every tombstone of what they replace
+    /// (on the partition of the record it deletes, whichever partitioner wrote that) — and the report.
+    /// - Parameter placement: the topic's placement; `nil`: re-key only, partitioned by key.
+    public func plan(
+        topic: String, placement: SubscriptionPlacement? = nil
+    ) -> (republish: [OutgoingMessage], tombstones: [OutgoingMessage], report: Report) {
         var report = Report()
         report.recordsRead = recordsRead
         report.subscriptions = latest.count
@@ -84,12 +95,19 @@ public struct SubscriptionKeyMigration: Sendable {
                 continue
             }
             let identity = subscription.partitionKey
-            if key == identity {
+            let target = placement?.partition(of: subscription)
+            if key == identity, let target, slot.partition != target {
+                report.replaced += 1
+                if latest[Slot(key: key, partition: target)] == nil {
+                    republish.append(OutgoingMessage(topic: topic, partition: target, key: identity, value: value))
+                }
+                tombstones.append(OutgoingMessage(topic: topic, partition: slot.partition, key: key, value: nil))
+            } else if key == identity {
                 report.current += 1
             } else if key == subscription.legacyPartitionKey {
                 if !liveKeys.contains(identity) {
                     report.rekeyed += 1
-                    republish.append(OutgoingMessage(topic: topic, key: identity, value: value))
+                    republish.append(OutgoingMessage(topic: topic, partition: target, key: identity, value: value))
                 } else {
                     report.superseded += 1
                 }

@@ -41,7 +41,8 @@ public struct SubscriptionKeyMigrator {
             throw error
         }
         await consumer.close()
-        let (republish, tombstones, report) = migration.plan(topic: topic)
+        let (republish, tombstones, report) = migration.plan(
+            topic: topic, placement: partitions.isEmpty ? nil : SubscriptionPlacement(partitions: Int32(partitions.count)))
         var result = report
         result.dryRun = dryRun
         guard !dryRun else { return result }

@@ -124,3 +124,13 @@ struct OutputDelivery: Sendable {
     }
 
 }
+
+extension OutputDelivery {
+    /// A delivery outside any stage runner (followers, loaders): the context's producer and
+    /// dead-letter topic, the default retry policy.
+    init(context: StageContext, metrics: StageMetrics) {
+        self.init(
+            producer: context.producer, deadLetterTopic: context.deadLetterTopic, logger: context.logger,
+            metrics: metrics, retry: RetryPolicy())
+    }
+}

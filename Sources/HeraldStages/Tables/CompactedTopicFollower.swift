@@ -47,9 +47,7 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
         self.apply = apply
         let metrics = StageMetrics(stage: stage)
         self.metrics = metrics
-        self.delivery = OutputDelivery(
-            producer: context.producer, deadLetterTopic: context.deadLetterTopic, logger: context.logger,
-            metrics: metrics, retry: RetryPolicy())
+        self.delivery = OutputDelivery(context: context, metrics: metrics)
     }
 
     /// The follower's name: ready once it caught up.

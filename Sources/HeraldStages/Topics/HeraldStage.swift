@@ -5,7 +5,7 @@ public enum HeraldStage: String, CaseIterable, Sendable {
     /// The topics the stage's group consumes.
     public var inputTopics: [TopicCatalog.Topic] {
         switch self {
-        case .match: [TopicCatalog.recordChanges]
+        case .match: [TopicCatalog.recordChanges, TopicCatalog.changeFanout]
         case .compose: [TopicCatalog.matches, TopicCatalog.badgeResets, TopicCatalog.scheduleFirings]
         case .reader: [TopicCatalog.notifications, TopicCatalog.notificationReads, TopicCatalog.badges]
         case .schedule: [TopicCatalog.schedules, TopicCatalog.locations]

@@ -18,8 +18,9 @@ public struct TopicCatalog: Sendable {
         public var purpose: String
     }
 
-    public static let recordChanges = Topic(baseName: "record-changes", compacted: false, keyedByUser: false, purpose: "record changes from upstream, keyed by zone")
-    public static let subscriptions = Topic(baseName: "subscriptions", compacted: true, keyedByUser: false, purpose: "subscriptions, keyed by container/database/id; null deletes")
+    public static let recordChanges = Topic(baseName: "record-changes", compacted: false, keyedByUser: false, purpose: "record changes from upstream, keyed container/database/zoneOwner (public: container/public/recordName)")
+    public static let subscriptions = Topic(baseName: "subscriptions", compacted: true, keyedByUser: false, purpose: "subscriptions, keyed container/database/owner/id on their owner's partition; null deletes")
+    public static let changeFanout = Topic(baseName: "change-fanout", compacted: false, keyedByUser: false, purpose: "public and shared record changes, copied by the match stage to the partitions holding subscriptions they can fire")
     public static let users = Topic(baseName: "users", compacted: true, keyedByUser: true, purpose: "user locale and time zone")
     public static let matches = Topic(baseName: "matches", compacted: false, keyedByUser: true, purpose: "one fired (change, subscription) per record")
     public static let notifications = Topic(baseName: "notifications", compacted: false, keyedByUser: true, purpose: "composed notifications, per recipient")
@@ -40,7 +41,7 @@ public struct TopicCatalog: Sendable {
 
     /// Every topic, in data-flow order.
     public static let all: [Topic] = [
-        recordChanges, subscriptions, users, matches, notifications, notificationReads, badgeResets,
+        recordChanges, subscriptions, changeFanout, users, matches, notifications, notificationReads, badgeResets,
         badges, composeState, schedules, locations, scheduleState, scheduleFirings, assetRecords, assetReferences, assetLedger,
         assetCollection, deadLetters, logs,
     ]

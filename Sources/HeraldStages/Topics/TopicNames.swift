@@ -5,6 +5,8 @@
 public struct TopicNames: Sendable, Hashable {
     public let recordChanges: String
     public let subscriptions: String
+    /// Public and shared changes the match stage copies to the partitions of their subscriptions.
+    public let changeFanout: String
     public let users: String
     public let matches: String
     public let notifications: String
@@ -29,6 +31,7 @@ public struct TopicNames: Sendable, Hashable {
         let name = catalog.name
         recordChanges = name(TopicCatalog.recordChanges)
         subscriptions = name(TopicCatalog.subscriptions)
+        changeFanout = name(TopicCatalog.changeFanout)
         users = name(TopicCatalog.users)
         matches = name(TopicCatalog.matches)
         notifications = name(TopicCatalog.notifications)

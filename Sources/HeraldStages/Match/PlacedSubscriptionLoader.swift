@@ -1,0 +1,156 @@
+import Foundation
+import HeraldKafka
+import Logging
+import ServiceLifecycle
+
+/// Reads into a `PlacedSubscriptionTable` the partitions of the compacted `subscriptions`
+/// topic that the table holds — the partition numbers of the match stage's assignment —
+/// each from its beginning (marking it loaded once it reached the end offset it had when its
+/// reading began), then follows them; drops what is released (docs/ARCHITECTURE.md §9).
+///
+/// One consumer outside any group: between polls it compares the table's held partitions
+/// (and their epochs) with what it reads and assigns the difference, so a new hold is
+/// noticed within a poll timeout.
+///
+/// Re-placement: live records found on a partition other than their placement (written
+/// before placement existed, or by a tool that does not place) are written again under the
+/// same key to their placement partition and only then tombstoned where they were, once that
+/// partition is loaded. Invalid subscriptions go to the dead-letter topic as stage
+/// `match.subscriptions`.
+public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
+    private struct Reading {
+        var epoch: UInt64
+        /// The next offset to read; `nil`: from the beginning.
+        var next: Int64?
+        /// Until loaded: the end to reach.
+        var catchUp: CatchUp?
+    }
+
+    private let name = "subscriptions"
+    private let table: PlacedSubscriptionTable
+    private let consumer: KafkaConsumer
+    private let producer: KafkaProducer
+    private let topic: String
+    private let deadLetterTopic: String
+    private let readiness: Readiness?
+    private let logger: Logger
+    private let metrics: StageMetrics
+    private let delivery: OutputDelivery
+
+    /// Loads the context's `subscriptions` topic, with a consumer of its own (`consumer` names its purpose).
+    public init(table: PlacedSubscriptionTable, consumer: String, context: StageContext) throws {
+        self.table = table
+        self.consumer = try context.makeConsumer(consumer)
+        self.producer = context.producer
+        self.topic = context.name(TopicCatalog.subscriptions)
+        self.deadLetterTopic = context.deadLetterTopic
+        self.readiness = context.readiness
+        self.logger = context.logger
+        let metrics = StageMetrics(stage: "match.subscriptions")
+        self.metrics = metrics
+        self.delivery = OutputDelivery(context: context, metrics: metrics)
+    }
+
+    /// Ready while every held partition is loaded.
+    public var readinessConditions: [String] { [name] }
+
+    public func run() async throws {
+        readiness?.register(name)
+        var readings: [Int32: Reading] = [:]
+        while !Task.isCancelled, !Task.isShuttingDownGracefully, !consumer.isClosed {
+            try await followAssignment(&readings)
+            for event in await consumer.poll() {
+                switch event {
+                case .messages(let batch):
+                    await apply(batch, &readings)
+                case .offsetOutOfRange(let partition, _, let reason):
+                    logger.critical("\(name): records skipped, offset out of range on \(partition?.description ?? "?"): \(reason)")
+                default:
+                    continue
+                }
+            }
+            await replaceMisplaced(readings)
+            readiness?.set(name, ready: table.isReady)
+        }
+        await consumer.close()
+    }
+
+    /// Assigns the table's held partitions: new ones (or new epochs) from the beginning, the
+    /// others where they are; forgets released ones.
+    private func followAssignment(_ readings: inout [Int32: Reading]) async throws {
+        let held = table.heldPartitions
+        let current = readings.mapValues(\.epoch)
+        guard held != current else { return }
+        readings = readings.filter { held[$0.key] == $0.value.epoch }
+        for (partition, epoch) in held where readings[partition] == nil {
+            let catchUp = try await CatchUp.measuring([TopicPartition(topic, partition)]) { try await consumer.watermarks($0) }
+            readings[partition] = Reading(epoch: epoch, next: nil, catchUp: catchUp)
+            if catchUp.isComplete { loaded(partition, &readings) }
+        }
+        try consumer.assign(readings.sorted { $0.key < $1.key }.map { partition, reading in
+            TopicPartitionOffset(topic, partition, reading.next.map(KafkaOffset.init) ?? .beginning)
+        })
+        logger.info("\(name): reading partitions \(readings.keys.sorted()) of \(topic)")
+    }
+
+    private func apply(_ batch: [ConsumedMessage], _ readings: inout [Int32: Reading]) async {
+        var rejected: [Rejection] = []
+        for message in batch where message.topic == topic {
+            let partition = message.partition
+            guard var reading = readings[partition], reading.next.map({ message.offset >= $0 }) ?? true else { continue }
+            do throws(Rejection.Reason) {
+                try table.apply(partition: partition, epoch: reading.epoch, key: message.keyString, value: message.value)
+            } catch {
+                rejected.append(Rejection(message: message, reason: error))
+            }
+            reading.next = message.offset + 1
+            reading.catchUp?.advance(past: message)
+            readings[partition] = reading
+            if reading.catchUp?.isComplete == true { loaded(partition, &readings) }
+        }
+        guard !rejected.isEmpty else { return }
+        for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
+        await send(rejected.map {
+            DeadLetter.message(for: $0, stage: "match.subscriptions", topic: deadLetterTopic, maxBytes: producer.maxMessageBytes)
+        }, what: "dead letters")
+    }
+
+    private func loaded(_ partition: Int32, _ readings: inout [Int32: Reading]) {
+        guard let epoch = readings[partition]?.epoch else { return }
+        readings[partition]?.catchUp = nil
+        table.markLoaded(partition: partition, epoch: epoch)
+        logger.info("\(name): partition \(partition) loaded", metadata: [
+            "subscriptions": .stringConvertible(table.counts[partition] ?? 0),
+            "legacyKeys": .stringConvertible(table.legacyKeyCount),
+        ])
+    }
+
+    /// Re-places the misplaced records of the loaded partitions: each written to its placement
+    /// partition first, then tombstoned where it was (so it is never absent from the topic).
+    private func replaceMisplaced(_ readings: [Int32: Reading]) async {
+        var placed: [OutgoingMessage] = []
+        var tombstones: [OutgoingMessage] = []
+        for (partition, reading) in readings where reading.catchUp == nil {
+            for record in table.takeMisplaced(partition: partition, epoch: reading.epoch) {
+                placed.append(OutgoingMessage(topic: topic, partition: record.placement, key: record.key, value: record.value))
+                tombstones.append(OutgoingMessage(topic: topic, partition: record.partition, key: record.key, value: nil))
+            }
+        }
+        guard !placed.isEmpty else { return }
+        logger.notice("\(name): re-placing \(placed.count) subscriptions found on another partition than their owner's")
+        guard await send(placed, what: "re-placed subscriptions") else { return }
+        await send(tombstones, what: "tombstones of re-placed subscriptions")
+    }
+
+    @discardableResult
+    private func send(_ messages: [OutgoingMessage], what: String) async -> Bool {
+        do {
+            let delivered = try await delivery.deliver(messages)
+            metrics.deadLettered.increment(by: delivered.deadLetters)
+            return true
+        } catch {
+            logger.critical("\(name): \(messages.count) \(what) not written: \(error)")
+            return false
+        }
+    }
+}
