@@ -124,6 +124,29 @@ struct SubscriptionPlacementTests {
         }
     }
 
+    @Test("the migration re-places a record off its placement, unless its placement already holds one")
+    func migrationReplaces() throws {
+        let codec = WireCodec()
+        let moved = Self.subscription("moved", .private, owner: "_u1")
+        let kept = Self.subscription("kept", .private, owner: "_u2")
+        let home = { (subscription: Subscription) in self.placement.partition(of: subscription) }
+        func record(_ subscription: Subscription, on partition: Int32, offset: Int64) throws -> ConsumedMessage {
+            ConsumedMessage(
+                topicPartition: TopicPartition("subs", partition), offset: offset, key: Data(subscription.partitionKey.utf8),
+                value: try codec.encode(subscription))
+        }
+        var migration = SubscriptionKeyMigration()
+        migration.read(try record(moved, on: (home(moved) + 1) % 6, offset: 0))
+        migration.read(try record(kept, on: (home(kept) + 2) % 6, offset: 1))
+        migration.read(try record(kept, on: home(kept), offset: 2))
+        let (republish, tombstones, report) = migration.plan(topic: "subs", placement: placement)
+        #expect(republish.map { "\($0.key.map { String(decoding: $0, as: UTF8.self) } ?? "")@\($0.partition ?? -1)" }
+            == ["\(moved.partitionKey)@\(home(moved))"])
+        #expect(Set(tombstones.map { $0.partition ?? -1 }) == [(home(moved) + 1) % 6, (home(kept) + 2) % 6])
+        #expect(report.replaced == 2)
+        #expect(report.current == 1)
+    }
+
     @Test("1st, 10th, 100th misrouted changes are logged", arguments: [(1, true), (2, false), (10, true), (99, false), (100, true), (1000, true)])
     func misroutedLogging(count: Int, logged: Bool) {
         #expect(MisroutedChanges.isLogged(count) == logged)

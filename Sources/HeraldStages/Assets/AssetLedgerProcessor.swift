@@ -8,7 +8,7 @@ import Metrics
 /// The asset ledger stage (docs/ARCHITECTURE.md §1.1): counts, per file checksum, the records that refer to
 /// it, and announces files no record has referred to for the grace period.
 ///
-/// - `record-changes` (keyed by zone): each change becomes the record's set of files; the
+/// - `record-changes` (keyed by owner, or by record in the public database): each change becomes the record's set of files; the
 ///   difference with the last set goes to `asset-refs` (keyed by checksum, so one owner
 ///   counts each checksum) and the record's state to the `asset-records` changelog, on the
 ///   input's partition number.

@@ -26,7 +26,8 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         var catchUp: CatchUp?
     }
 
-    private let name = "subscriptions"
+    /// The readiness condition and log prefix (the API's own table follows as `subscriptions`).
+    private let name = "match.subscriptions"
     private let table: PlacedSubscriptionTable
     private let consumer: KafkaConsumer
     private let producer: KafkaProducer

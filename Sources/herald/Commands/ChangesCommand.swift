@@ -15,7 +15,7 @@ struct ChangesCommand: AsyncParsableCommand {
             abstract: "Produce record changes from a JSON Lines file to the record-changes topic.",
             discussion: """
                 Every line is validated first; if any is invalid nothing is produced and each \
-                error is listed as FILE:LINE. Keys are container/database/zoneOwner/zoneName.
+                error is listed as FILE:LINE. Keys are container/database/zoneOwner (public database: container/public/recordName).
                 """)
 
         @Argument(help: "A file with one record change JSON object per line ('-' for stdin).")
