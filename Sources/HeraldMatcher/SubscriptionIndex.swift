@@ -22,8 +22,18 @@ public struct SubscriptionIndex: Sendable {
     /// matcher` and the tests' brute-force oracle). Default: on.
     public var usesPredicateIndex = true
 
+    /// Hashes posting keys for every bucket (one random seed per index).
+    private let hasher: PostingHasher
+
     public init(rules: SubscriptionRules = SubscriptionRules()) {
+        self.init(rules: rules, hashBits: 64)
+    }
+
+    /// An index whose posting hashes keep only `hashBits` bits: tests use few, so that
+    /// unrelated keys collide and exactness under collisions is exercised.
+    init(rules: SubscriptionRules, hashBits: Int) {
         self.rules = rules
+        hasher = PostingHasher(bits: hashBits)
     }
 
     public var count: Int { byKey.count }
@@ -90,7 +100,7 @@ public struct SubscriptionIndex: Sendable {
     /// Mutates one bucket's query index, copying it first if another `SubscriptionIndex`
     /// value shares it (copy-on-write); drops the bucket when it ends up empty.
     private mutating func mutateQueries(_ bucket: QueryBucket, _ body: (QueryIndex) -> Void) {
-        var entries = queries.removeValue(forKey: bucket) ?? QueryIndex()
+        var entries = queries.removeValue(forKey: bucket) ?? QueryIndex(hasher: hasher)
         if !isKnownUniquelyReferenced(&entries) { entries = entries.copy() }
         body(entries)
         if !entries.isEmpty { queries[bucket] = entries }
