@@ -16,7 +16,7 @@ public struct SubscriptionIndex: Sendable {
     private var zones: [ZoneBucket: [String: IndexedSubscription]] = [:]
     private var databases: [DatabaseBucket: [String: IndexedSubscription]] = [:]
     /// Subscription keys by the hash of their definition without ID, to refuse duplicates.
-    private var definitions: [Int: [String]] = [:]
+    private var definitions = DefinitionKeys()
 
     /// Off: evaluate every query subscription of a bucket (the baseline of `herald bench
     /// matcher` and the tests' brute-force oracle). Default: on.
@@ -45,30 +45,33 @@ public struct SubscriptionIndex: Sendable {
     /// Checks a subscription against the rules and the owner's other subscriptions, without adding it.
     /// - Throws: `MatcherError`, e.g. `duplicateSubscription` naming the existing one.
     public func validate(_ subscription: Subscription) throws(MatcherError) -> IndexedSubscription {
+        try validated(subscription).prepared
+    }
+
+    /// The prepared subscription and the hash of its definition (computed once per upsert).
+    private func validated(_ subscription: Subscription) throws(MatcherError) -> (prepared: IndexedSubscription, definition: Int) {
         let prepared = try rules.prepare(subscription)
-        if let other = duplicate(of: subscription) {
+        let definition = SubscriptionRules.definition(subscription)
+        let hash = definition.hashValue
+        let duplicate = definitions.first(hash) { key in
+            guard key != prepared.key, let other = byKey[key]?.subscription else { return false }
+            return SubscriptionRules.definition(other) == definition
+        }
+        if let duplicate, let other = byKey[duplicate]?.subscription {
             throw MatcherError(
                 code: .duplicateSubscription, reason: "subscription is duplicate of '\(other.subscriptionID)'",
                 subscriptionID: subscription.subscriptionID)
         }
-        return prepared
-    }
-
-    private func duplicate(of subscription: Subscription) -> Subscription? {
-        let definition = SubscriptionRules.definition(subscription)
-        for key in definitions[definition.hashValue] ?? [] where key != subscription.partitionKey {
-            if let other = byKey[key]?.subscription, SubscriptionRules.definition(other) == definition { return other }
-        }
-        return nil
+        return (prepared, hash)
     }
 
     /// Adds or replaces a subscription (the compacted topic's upsert).
     /// - Throws: `MatcherError` when it breaks a rule; the index is then unchanged.
     public mutating func upsert(_ subscription: Subscription) throws(MatcherError) {
-        let prepared = try validate(subscription)
+        let (prepared, definition) = try validated(subscription)
         remove(key: prepared.key)
         byKey[prepared.key] = prepared
-        definitions[SubscriptionRules.definition(subscription).hashValue, default: []].append(prepared.key)
+        definitions.add(prepared.key, hash: definition)
         switch subscription.subscriptionType {
         case .query: mutateQueries(QueryBucket(subscription)) { $0.insert(prepared) }
         case .zone: zones[ZoneBucket(subscription), default: [:]][prepared.key] = prepared
@@ -80,9 +83,7 @@ public struct SubscriptionIndex: Sendable {
     public mutating func remove(key: String) {
         guard let old = byKey.removeValue(forKey: key) else { return }
         let subscription = old.subscription
-        let hash = SubscriptionRules.definition(subscription).hashValue
-        definitions[hash]?.removeAll { $0 == key }
-        if definitions[hash]?.isEmpty == true { definitions[hash] = nil }
+        definitions.remove(key, hash: SubscriptionRules.definition(subscription).hashValue)
         switch subscription.subscriptionType {
         case .query:
             mutateQueries(QueryBucket(subscription)) { $0.remove(key: key) }
