@@ -17,6 +17,8 @@ public struct SubscriptionIndex: Sendable {
     private var databases: [DatabaseBucket: [String: IndexedSubscription]] = [:]
     /// Subscription keys by the hash of their definition without ID, to refuse duplicates.
     private var definitions = DefinitionKeys()
+    /// One copy of each notification info and `firesOn` list the subscriptions share.
+    private var parts = SharedParts()
 
     /// Off: evaluate every query subscription of a bucket (the baseline of `herald bench
     /// matcher` and the tests' brute-force oracle). Default: on.
@@ -68,8 +70,9 @@ public struct SubscriptionIndex: Sendable {
     /// Adds or replaces a subscription (the compacted topic's upsert).
     /// - Throws: `MatcherError` when it breaks a rule; the index is then unchanged.
     public mutating func upsert(_ subscription: Subscription) throws(MatcherError) {
-        let (prepared, definition) = try validated(subscription)
-        remove(key: prepared.key)
+        let (validated, definition) = try validated(subscription)
+        remove(key: validated.key)
+        let prepared = parts.adopt(validated)
         byKey[prepared.key] = prepared
         definitions.add(prepared.key, hash: definition)
         switch subscription.subscriptionType {
@@ -82,6 +85,7 @@ public struct SubscriptionIndex: Sendable {
     /// Removes a subscription (a tombstone); removing an unknown key does nothing.
     public mutating func remove(key: String) {
         guard let old = byKey.removeValue(forKey: key) else { return }
+        parts.release(old)
         let subscription = old.subscription
         definitions.remove(key, hash: SubscriptionRules.definition(subscription).hashValue)
         switch subscription.subscriptionType {
@@ -129,7 +133,7 @@ public struct SubscriptionIndex: Sendable {
             }
         }
         if change.database == .private, let bucket = zones[ZoneBucket(change)] {
-            for candidate in bucket.values where candidate.subscription.ownerRecordName == change.zoneID.ownerRecordName {
+            for candidate in bucket.values where candidate.ownerRecordName == change.zoneID.ownerRecordName {
                 body(FiredSubscription(subscription: candidate, notificationType: .recordZone, reason: nil))
             }
         }
@@ -161,7 +165,7 @@ public struct FiredSubscription: Sendable {
     public let reason: QueryNotificationReason?
 
     /// The recipient: the subscription's owner.
-    public var recipient: String { subscription.subscription.ownerRecordName }
+    public var recipient: String { subscription.ownerRecordName }
 
     /// The `Match` message for this firing.
     public func match(_ change: RecordChange) -> Match {

@@ -66,7 +66,7 @@ extension MatcherBenchmark {
     public func report(sizes: [Int], load: Int, logger: Logger) async throws -> MatcherReport {
         var report = try report(sizes: sizes)
         if load > 0 {
-            let seconds = try await SubscriptionLoadBenchmark(count: load, partitions: 4, logger: logger).run()
+            let seconds = try await SubscriptionLoadBenchmark(count: load, logger: logger).run()
             report.loadMillionSeconds = seconds * 1_000_000 / Double(load)
         }
         return report
