@@ -11,20 +11,28 @@ import HeraldPredicate
 public final class IndexedSubscription: Sendable {
     /// The key of the subscription in the compacted topic.
     public let key: String
-    let subscriptionID: String
-    let subscriptionType: Subscription.SubscriptionType
-    let container: String
-    let database: DatabaseScope
-    let ownerRecordName: String
-    let query: SubscriptionQuery?
-    let zoneID: ZoneID?
+    /// The subscription's fields but `notificationInfo` and `firesOn`.
+    private let fields: Fields
     let firesOn: [Subscription.Event]
-    let firesOnce: Bool
     let info: SharedNotificationInfo
     let predicate: CompiledPredicate?
     let events: Events
     /// Where the index files it (`nil`: a residual, a candidate for every change of its bucket).
     let plan: IndexPlan?
+
+    private struct Fields: Sendable {
+        var subscriptionID: String
+        var subscriptionType: Subscription.SubscriptionType
+        var container: String
+        var database: DatabaseScope
+        var ownerRecordName: String
+        var query: SubscriptionQuery?
+        var zoneID: ZoneID?
+        var firesOnce: Bool
+    }
+
+    var ownerRecordName: String { fields.ownerRecordName }
+    var zoneID: ZoneID? { fields.zoneID }
 
     /// The `firesOn` events as bits.
     struct Events: OptionSet, Sendable {
@@ -54,15 +62,11 @@ public final class IndexedSubscription: Sendable {
 
     init(_ subscription: Subscription, predicate: RecordPredicate?) {
         key = subscription.partitionKey
-        subscriptionID = subscription.subscriptionID
-        subscriptionType = subscription.subscriptionType
-        container = subscription.container
-        database = subscription.database
-        ownerRecordName = subscription.ownerRecordName
-        query = subscription.query
-        zoneID = subscription.zoneID
+        fields = Fields(
+            subscriptionID: subscription.subscriptionID, subscriptionType: subscription.subscriptionType,
+            container: subscription.container, database: subscription.database, ownerRecordName: subscription.ownerRecordName,
+            query: subscription.query, zoneID: subscription.zoneID, firesOnce: subscription.firesOnce)
         firesOn = subscription.firesOn
-        firesOnce = subscription.firesOnce
         info = SharedNotificationInfo(subscription.notificationInfo)
         self.predicate = predicate?.compile()
         events = Events(subscription.firesOn)
@@ -72,15 +76,8 @@ public final class IndexedSubscription: Sendable {
     /// The same subscription pointing to shared copies of its notification info and `firesOn`.
     private init(_ other: IndexedSubscription, info: SharedNotificationInfo, firesOn: [Subscription.Event]) {
         key = other.key
-        subscriptionID = other.subscriptionID
-        subscriptionType = other.subscriptionType
-        container = other.container
-        database = other.database
-        ownerRecordName = other.ownerRecordName
-        query = other.query
-        zoneID = other.zoneID
+        fields = other.fields
         self.firesOn = firesOn
-        firesOnce = other.firesOnce
         self.info = info
         predicate = other.predicate
         events = other.events
@@ -94,9 +91,9 @@ public final class IndexedSubscription: Sendable {
     /// The subscription as saved.
     public var subscription: Subscription {
         Subscription(
-            subscriptionID: subscriptionID, subscriptionType: subscriptionType, container: container, database: database,
-            ownerRecordName: ownerRecordName, query: query, zoneID: zoneID, firesOn: firesOn, firesOnce: firesOnce,
-            notificationInfo: info.value)
+            subscriptionID: fields.subscriptionID, subscriptionType: fields.subscriptionType, container: fields.container,
+            database: fields.database, ownerRecordName: fields.ownerRecordName, query: fields.query, zoneID: fields.zoneID,
+            firesOn: firesOn, firesOnce: fields.firesOnce, notificationInfo: info.value)
     }
 
     func satisfied(by fields: [String: FieldValue], of change: RecordChange) -> Bool {
