@@ -3,14 +3,36 @@ import HeraldPredicate
 
 /// A subscription ready to be matched: its predicate compiled and its place in the index
 /// decided once. A class, so every bucket and table shares one copy.
+///
+/// Stored compactly: the subscription's fields without its `NotificationInfo` and `firesOn`
+/// list, which point to copies shared by every subscription of the index that has the same
+/// (`SharedParts`: a million subscriptions of an app mostly share a handful); `subscription`
+/// puts them back together.
 public final class IndexedSubscription: Sendable {
-    public let subscription: Subscription
     /// The key of the subscription in the compacted topic.
     public let key: String
+    /// The subscription's fields but `notificationInfo` and `firesOn`.
+    private let fields: Fields
+    let firesOn: [Subscription.Event]
+    let info: SharedNotificationInfo
     let predicate: CompiledPredicate?
     let events: Events
     /// Where the index files it (`nil`: a residual, a candidate for every change of its bucket).
     let plan: IndexPlan?
+
+    private struct Fields: Sendable {
+        var subscriptionID: String
+        var subscriptionType: Subscription.SubscriptionType
+        var container: String
+        var database: DatabaseScope
+        var ownerRecordName: String
+        var query: SubscriptionQuery?
+        var zoneID: ZoneID?
+        var firesOnce: Bool
+    }
+
+    var ownerRecordName: String { fields.ownerRecordName }
+    var zoneID: ZoneID? { fields.zoneID }
 
     /// The `firesOn` events as bits.
     struct Events: OptionSet, Sendable {
@@ -39,11 +61,39 @@ public final class IndexedSubscription: Sendable {
     }
 
     init(_ subscription: Subscription, predicate: RecordPredicate?) {
-        self.subscription = subscription
-        self.key = subscription.partitionKey
+        key = subscription.partitionKey
+        fields = Fields(
+            subscriptionID: subscription.subscriptionID, subscriptionType: subscription.subscriptionType,
+            container: subscription.container, database: subscription.database, ownerRecordName: subscription.ownerRecordName,
+            query: subscription.query, zoneID: subscription.zoneID, firesOnce: subscription.firesOnce)
+        firesOn = subscription.firesOn
+        info = SharedNotificationInfo(subscription.notificationInfo)
         self.predicate = predicate?.compile()
-        self.events = Events(subscription.firesOn)
-        self.plan = predicate.flatMap { IndexPlanner.plan($0.root) }
+        events = Events(subscription.firesOn)
+        plan = predicate.flatMap { IndexPlanner.plan($0.root) }
+    }
+
+    /// The same subscription pointing to shared copies of its notification info and `firesOn`.
+    private init(_ other: IndexedSubscription, info: SharedNotificationInfo, firesOn: [Subscription.Event]) {
+        key = other.key
+        fields = other.fields
+        self.firesOn = firesOn
+        self.info = info
+        predicate = other.predicate
+        events = other.events
+        plan = other.plan
+    }
+
+    func sharing(_ info: SharedNotificationInfo, firesOn: [Subscription.Event]) -> IndexedSubscription {
+        IndexedSubscription(self, info: info, firesOn: firesOn)
+    }
+
+    /// The subscription as saved.
+    public var subscription: Subscription {
+        Subscription(
+            subscriptionID: fields.subscriptionID, subscriptionType: fields.subscriptionType, container: fields.container,
+            database: fields.database, ownerRecordName: fields.ownerRecordName, query: fields.query, zoneID: fields.zoneID,
+            firesOn: firesOn, firesOnce: fields.firesOnce, notificationInfo: info.value)
     }
 
     func satisfied(by fields: [String: FieldValue], of change: RecordChange) -> Bool {
@@ -52,5 +102,14 @@ public final class IndexedSubscription: Sendable {
             recordName: change.recordName, recordType: change.recordType, fields: fields,
             creationDate: change.creationDate, modificationDate: change.timestamp,
             createdBy: change.createdBy, modifiedBy: change.modifiedBy))
+    }
+}
+
+/// A notification info, one copy shared by the indexed subscriptions that have it.
+final class SharedNotificationInfo: Sendable {
+    let value: NotificationInfo
+
+    init(_ value: NotificationInfo) {
+        self.value = value
     }
 }

@@ -7,7 +7,7 @@ extension MatchRules {
     /// - Parameter predicate: the predicate as written in the sentence, e.g. `` `priority >= 3` ``.
     static func miss(_ candidate: IndexedSubscription, _ change: RecordChange, predicate: String) -> FiringMiss? {
         let events = candidate.events
-        let firesOn = "firesOn [\(candidate.subscription.firesOn.map(\.rawValue).joined(separator: ", "))]"
+        let firesOn = "firesOn [\(candidate.firesOn.map(\.rawValue).joined(separator: ", "))]"
         let after = candidate.satisfied(by: change.fields, of: change)
         switch change.kind {
         case .create, .delete:

@@ -30,7 +30,7 @@ enum MatchRules {
 
     /// A query subscription limited to one zone sees only that zone's changes.
     static func watchesZone(_ candidate: IndexedSubscription, of change: RecordChange) -> Bool {
-        candidate.subscription.zoneID.map { $0 == change.zoneID } ?? true
+        candidate.zoneID.map { $0 == change.zoneID } ?? true
     }
 
     /// The owners whose database subscriptions see this change: in the private database the

@@ -16,14 +16,26 @@ public struct SubscriptionIndex: Sendable {
     private var zones: [ZoneBucket: [String: IndexedSubscription]] = [:]
     private var databases: [DatabaseBucket: [String: IndexedSubscription]] = [:]
     /// Subscription keys by the hash of their definition without ID, to refuse duplicates.
-    private var definitions: [Int: [String]] = [:]
+    private var definitions = DefinitionKeys()
+    /// One copy of each notification info and `firesOn` list the subscriptions share.
+    private var parts = SharedParts()
 
     /// Off: evaluate every query subscription of a bucket (the baseline of `herald bench
     /// matcher` and the tests' brute-force oracle). Default: on.
     public var usesPredicateIndex = true
 
+    /// Hashes posting keys for every bucket (one random seed per index).
+    private let hasher: PostingHasher
+
     public init(rules: SubscriptionRules = SubscriptionRules()) {
+        self.init(rules: rules, hashBits: 64)
+    }
+
+    /// An index whose posting hashes keep only `hashBits` bits: tests use few, so that
+    /// unrelated keys collide and exactness under collisions is exercised.
+    init(rules: SubscriptionRules, hashBits: Int) {
         self.rules = rules
+        hasher = PostingHasher(bits: hashBits)
     }
 
     public var count: Int { byKey.count }
@@ -35,30 +47,34 @@ public struct SubscriptionIndex: Sendable {
     /// Checks a subscription against the rules and the owner's other subscriptions, without adding it.
     /// - Throws: `MatcherError`, e.g. `duplicateSubscription` naming the existing one.
     public func validate(_ subscription: Subscription) throws(MatcherError) -> IndexedSubscription {
+        try validated(subscription).prepared
+    }
+
+    /// The prepared subscription and the hash of its definition (computed once per upsert).
+    private func validated(_ subscription: Subscription) throws(MatcherError) -> (prepared: IndexedSubscription, definition: Int) {
         let prepared = try rules.prepare(subscription)
-        if let other = duplicate(of: subscription) {
+        let definition = SubscriptionRules.definition(subscription)
+        let hash = definition.hashValue
+        let duplicate = definitions.first(hash) { key in
+            guard key != prepared.key, let other = byKey[key]?.subscription else { return false }
+            return SubscriptionRules.definition(other) == definition
+        }
+        if let duplicate, let other = byKey[duplicate]?.subscription {
             throw MatcherError(
                 code: .duplicateSubscription, reason: "subscription is duplicate of '\(other.subscriptionID)'",
                 subscriptionID: subscription.subscriptionID)
         }
-        return prepared
-    }
-
-    private func duplicate(of subscription: Subscription) -> Subscription? {
-        let definition = SubscriptionRules.definition(subscription)
-        for key in definitions[definition.hashValue] ?? [] where key != subscription.partitionKey {
-            if let other = byKey[key]?.subscription, SubscriptionRules.definition(other) == definition { return other }
-        }
-        return nil
+        return (prepared, hash)
     }
 
     /// Adds or replaces a subscription (the compacted topic's upsert).
     /// - Throws: `MatcherError` when it breaks a rule; the index is then unchanged.
     public mutating func upsert(_ subscription: Subscription) throws(MatcherError) {
-        let prepared = try validate(subscription)
-        remove(key: prepared.key)
+        let (validated, definition) = try validated(subscription)
+        remove(key: validated.key)
+        let prepared = parts.adopt(validated)
         byKey[prepared.key] = prepared
-        definitions[SubscriptionRules.definition(subscription).hashValue, default: []].append(prepared.key)
+        definitions.add(prepared.key, hash: definition)
         switch subscription.subscriptionType {
         case .query: mutateQueries(QueryBucket(subscription)) { $0.insert(prepared) }
         case .zone: zones[ZoneBucket(subscription), default: [:]][prepared.key] = prepared
@@ -69,10 +85,9 @@ public struct SubscriptionIndex: Sendable {
     /// Removes a subscription (a tombstone); removing an unknown key does nothing.
     public mutating func remove(key: String) {
         guard let old = byKey.removeValue(forKey: key) else { return }
+        parts.release(old)
         let subscription = old.subscription
-        let hash = SubscriptionRules.definition(subscription).hashValue
-        definitions[hash]?.removeAll { $0 == key }
-        if definitions[hash]?.isEmpty == true { definitions[hash] = nil }
+        definitions.remove(key, hash: SubscriptionRules.definition(subscription).hashValue)
         switch subscription.subscriptionType {
         case .query:
             mutateQueries(QueryBucket(subscription)) { $0.remove(key: key) }
@@ -90,7 +105,7 @@ public struct SubscriptionIndex: Sendable {
     /// Mutates one bucket's query index, copying it first if another `SubscriptionIndex`
     /// value shares it (copy-on-write); drops the bucket when it ends up empty.
     private mutating func mutateQueries(_ bucket: QueryBucket, _ body: (QueryIndex) -> Void) {
-        var entries = queries.removeValue(forKey: bucket) ?? QueryIndex()
+        var entries = queries.removeValue(forKey: bucket) ?? QueryIndex(hasher: hasher)
         if !isKnownUniquelyReferenced(&entries) { entries = entries.copy() }
         body(entries)
         if !entries.isEmpty { queries[bucket] = entries }
@@ -118,7 +133,7 @@ public struct SubscriptionIndex: Sendable {
             }
         }
         if change.database == .private, let bucket = zones[ZoneBucket(change)] {
-            for candidate in bucket.values where candidate.subscription.ownerRecordName == change.zoneID.ownerRecordName {
+            for candidate in bucket.values where candidate.ownerRecordName == change.zoneID.ownerRecordName {
                 body(FiredSubscription(subscription: candidate, notificationType: .recordZone, reason: nil))
             }
         }
@@ -150,7 +165,7 @@ public struct FiredSubscription: Sendable {
     public let reason: QueryNotificationReason?
 
     /// The recipient: the subscription's owner.
-    public var recipient: String { subscription.subscription.ownerRecordName }
+    public var recipient: String { subscription.ownerRecordName }
 
     /// The `Match` message for this firing.
     public func match(_ change: RecordChange) -> Match {

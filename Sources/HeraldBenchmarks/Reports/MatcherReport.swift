@@ -1,10 +1,12 @@
 import Foundation
+import Logging
 
 /// What `herald bench matcher` measured: one row per subscription count.
 public struct MatcherReport: BenchmarkReport {
     public var rows: [MatcherBenchmark.Row]
-    /// Seconds to load one million subscriptions into the index; `nil` (JSON null) until
-    /// the benchmark measures it (issue 14).
+    /// Seconds for the match stage's loader to read one million subscriptions from the
+    /// `subscriptions` topic on the embedded broker and be ready; `nil` (JSON null) when not
+    /// measured (`--load-subscriptions 0`).
     public var loadMillionSeconds: Double?
 
     enum CodingKeys: String, CodingKey {
@@ -43,7 +45,9 @@ public struct MatcherReport: BenchmarkReport {
                 row.subscriptions, row.indexed, row.withMessages, Self.pad(scan, 20), Self.pad(speedUp, 8),
                 ratio(base, row.indexed), row.bytesPerSubscription, row.matchesPerChange))
         }
-        if let loadMillionSeconds { lines += ["", String(format: "Loading 1M subscriptions: %.1f s", loadMillionSeconds)] }
+        if let loadMillionSeconds {
+            lines += ["", String(format: "Loading 1M subscriptions from the topic until the match stage is ready: %.1f s", loadMillionSeconds)]
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -55,4 +59,16 @@ public struct MatcherReport: BenchmarkReport {
 extension MatcherBenchmark {
     /// Builds an index of each size and measures each (`run(sizes:)`).
     public func report(sizes: [Int]) throws -> MatcherReport { MatcherReport(rows: try run(sizes: sizes)) }
+
+    /// `report(sizes:)`, then the time the match stage's loader takes to load `load`
+    /// subscriptions from the embedded broker (`load_1m_seconds` scales it to a million;
+    /// 0: not measured).
+    public func report(sizes: [Int], load: Int, logger: Logger) async throws -> MatcherReport {
+        var report = try report(sizes: sizes)
+        if load > 0 {
+            let seconds = try await SubscriptionLoadBenchmark(count: load, logger: logger).run()
+            report.loadMillionSeconds = seconds * 1_000_000 / Double(load)
+        }
+        return report
+    }
 }

@@ -2,47 +2,52 @@ import HeraldModel
 import HeraldPredicate
 
 /// The query subscriptions of one bucket (container, database, record type, owner) and the
-/// index over their predicates: postings per probe key, numeric ranges per field, and the
-/// residuals that no index serves. Subscriptions live in slots so posting lists hold small
-/// integers; a freed slot is reused. Postings are keyed by a small probe number rather than
-/// the probe itself, so a lookup hashes little more than the value.
+/// index over their predicates: postings by the hash of their probe and key (`PostingTable`,
+/// `PostingHasher`), numeric ranges per field, and the residuals that no index serves.
+/// Subscriptions live in slots so postings hold small integers; a freed slot is reused. A
+/// record makes one lookup step per probe in use, and one walk of a string serves every
+/// prefix (or suffix) length in use.
 ///
 /// A class so that matching reads it in place; `SubscriptionIndex` copies it before a
 /// mutation when it is shared (copy-on-write), and only mutates it under exclusive access.
 final class QueryIndex: @unchecked Sendable {
-    private struct Posting: Hashable {
-        var probe: Int32
-        var value: IndexKey
-    }
-
-    private struct ProbeUse {
+    /// One lookup a record makes in this bucket: a probe in use with its hash number; a
+    /// prefix or suffix probe stands for every length in use of its field and folding.
+    private struct Step {
+        var probe: Probe
         var number: Int32
-        var count: Int
+        /// Prefix/suffix lengths in use, ascending (one walk of the record's string reads them all).
+        var lengths: [Int]
     }
 
     private(set) var subscriptions: [IndexedSubscription?] = []
     private var slotOfKey: [String: Int32] = [:]
     private var freeSlots: [Int32] = []
-    private var postings: [Posting: [Int32]] = [:]
-    /// Probes in use with their number and how many postings use them; the same as a list for lookups.
-    private var probeUse: [Probe: ProbeUse] = [:]
-    private var probes: [(probe: Probe, number: Int32)] = []
-    private var nextProbe: Int32 = 0
+    private let hasher: PostingHasher
+    private var postings = PostingTable()
+    /// How many postings use each probe (prefix/suffix probes per length).
+    private var probeUse: [Probe: Int] = [:]
+    /// The hash number of each probe group (prefix/suffix probes without their length), kept
+    /// while the bucket lives so a number never changes meaning.
+    private var numbers: [Probe: Int32] = [:]
+    private var steps: [Step] = []
     private var ranges: [String: RangeIndex] = [:]
     private var residual: Set<Int32> = []
 
-    init() {}
+    init(hasher: PostingHasher) {
+        self.hasher = hasher
+    }
 
     /// A copy that shares nothing mutable with this one.
     func copy() -> QueryIndex {
-        let other = QueryIndex()
+        let other = QueryIndex(hasher: hasher)
         other.subscriptions = subscriptions
         other.slotOfKey = slotOfKey
         other.freeSlots = freeSlots
         other.postings = postings
         other.probeUse = probeUse
-        other.probes = probes
-        other.nextProbe = nextProbe
+        other.numbers = numbers
+        other.steps = steps
         other.ranges = ranges
         other.residual = residual
         return other
@@ -69,7 +74,8 @@ final class QueryIndex: @unchecked Sendable {
         for entry in plan.entries {
             switch entry {
             case .posting(let key):
-                postings[Posting(probe: use(key.probe, by: 1), value: key.value), default: []].append(slot)
+                postings.insert(hash(key), slot: slot)
+                use(key.probe, by: 1)
             case .range(let field, let lower, let upper):
                 ranges[field, default: RangeIndex()].insert(slot, lower: lower, upper: upper)
             }
@@ -87,14 +93,8 @@ final class QueryIndex: @unchecked Sendable {
         for entry in plan.entries {
             switch entry {
             case .posting(let key):
-                let posting = Posting(probe: use(key.probe, by: -1), value: key.value)
-                if var list = postings.removeValue(forKey: posting) {
-                    if let index = list.firstIndex(of: slot) {
-                        list.swapAt(index, list.count - 1)
-                        list.removeLast()
-                    }
-                    if !list.isEmpty { postings[posting] = list }
-                }
+                postings.remove(hash(key), slot: slot)
+                use(key.probe, by: -1)
             case .range(let field, _, _):
                 ranges[field]?.remove(slot)
                 if ranges[field]?.isEmpty == true { ranges[field] = nil }
@@ -102,19 +102,41 @@ final class QueryIndex: @unchecked Sendable {
         }
     }
 
-    /// Counts a posting of `probe` in or out; returns the probe's number.
-    private func use(_ probe: Probe, by delta: Int) -> Int32 {
-        var entry = probeUse[probe] ?? ProbeUse(number: nextProbe, count: 0)
-        if entry.count == 0 { nextProbe += 1 }
-        entry.count += delta
-        probeUse[probe] = entry.count == 0 ? nil : entry
-        if entry.count == 0 || (entry.count == 1 && delta > 0) {
-            probes = probeUse.map { ($0.key, $0.value.number) }.sorted { a, b in
-                (a.probe.field ?? "", a.probe.options.rawValue, a.probe.kind, a.probe.length)
-                    < (b.probe.field ?? "", b.probe.options.rawValue, b.probe.kind, b.probe.length)
-            }
+    /// The probe group a posting key is hashed under: prefix and suffix keys of every length
+    /// share one (the key's own length tells them apart).
+    private static func group(_ probe: Probe) -> Probe {
+        guard probe.kind == .prefix || probe.kind == .suffix else { return probe }
+        var group = probe
+        group.length = 0
+        return group
+    }
+
+    private func hash(_ key: PostingKey) -> UInt64 {
+        let group = Self.group(key.probe)
+        let number: Int32
+        if let known = numbers[group] {
+            number = known
+        } else {
+            number = Int32(numbers.count)
+            numbers[group] = number
         }
-        return entry.number
+        return hasher.hash(number, key.value, reversed: key.probe.kind == .suffix)
+    }
+
+    /// Counts a posting of `probe` in or out; the lookup steps change when a probe comes
+    /// into use or goes out of it.
+    private func use(_ probe: Probe, by delta: Int) {
+        let count = (probeUse[probe] ?? 0) + delta
+        probeUse[probe] = count <= 0 ? nil : count
+        guard count <= 0 || (count == 1 && delta > 0) else { return }
+        var lengths: [Probe: [Int]] = [:]
+        for probe in probeUse.keys { lengths[Self.group(probe), default: []].append(probe.length) }
+        steps = lengths.compactMap { group, lengths in
+            numbers[group].map { Step(probe: group, number: $0, lengths: lengths.sorted()) }
+        }.sorted { a, b in
+            (a.probe.field ?? "", a.probe.options.rawValue, a.probe.kind, a.probe.length)
+                < (b.probe.field ?? "", b.probe.options.rawValue, b.probe.kind, b.probe.length)
+        }
     }
 
     /// The slots of every subscription that may match a record with these fields (now or,
@@ -136,13 +158,11 @@ final class QueryIndex: @unchecked Sendable {
     }
 
     private func collect(_ fields: [String: FieldValue], into result: inout [Int32]) {
-        // Probes come grouped by (field, options): fold each field's strings once per group.
+        // Steps come grouped by (field, options): fold each field's strings once per group.
         var foldedFor: (field: String, options: Comparison.Options)?
         var folded: [String] = []
-        for (probe, number) in probes {
-            let lookUp = { (key: IndexKey) in
-                if let slots = self.postings[Posting(probe: number, value: key)] { result.append(contentsOf: slots) }
-            }
+        for step in steps {
+            let probe = step.probe
             switch probe.kind {
             case .prefix, .suffix, .trigram:
                 guard let field = probe.field, let value = fields[field] else { continue }
@@ -151,9 +171,17 @@ final class QueryIndex: @unchecked Sendable {
                     IndexKey.forEachString(of: value, folding: probe.options) { folded.append($0) }
                     foldedFor = (field, probe.options)
                 }
-                for text in folded { RecordKeys.forEachKey(probe, ofFolded: text, lookUp) }
+                for text in folded {
+                    if probe.kind == .trigram {
+                        hasher.forEachTrigram(step.number, of: text) { postings.append($0, to: &result) }
+                    } else {
+                        hasher.forEachAffix(step.number, of: text, lengths: step.lengths, reversed: probe.kind == .suffix) {
+                            postings.append($0, to: &result)
+                        }
+                    }
+                }
             case .value, .token, .cell:
-                RecordKeys.forEach(probe, of: fields, lookUp)
+                RecordKeys.forEach(probe, of: fields) { postings.append(hasher.hash(step.number, $0), to: &result) }
             }
         }
         for (field, index) in ranges {

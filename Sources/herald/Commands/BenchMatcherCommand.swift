@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldBenchmarks
+import Logging
 
 extension BenchCommand {
     /// `herald bench matcher`.
@@ -17,6 +18,9 @@ extension BenchCommand {
         @Option(help: "Largest size also measured by scanning every subscription (the baseline).")
         var scanLimit = 100_000
 
+        @Option(help: "Subscriptions the match stage's loader reads from the embedded broker (load_1m_seconds scales to a million; 0: skip).")
+        var loadSubscriptions = 1_000_000
+
         @OptionGroup var output: BenchOutputOptions
 
         func run() async throws {
@@ -25,7 +29,9 @@ extension BenchCommand {
                 guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
                     throw CommandFailure.invalidInput("--sizes expects positive numbers, e.g. 1000,10000,100000")
                 }
-                return try MatcherBenchmark(changes: changes, scanLimit: scanLimit).report(sizes: counts)
+                guard loadSubscriptions >= 0 else { throw CommandFailure.invalidInput("--load-subscriptions expects 0 or more") }
+                return try await MatcherBenchmark(changes: changes, scanLimit: scanLimit)
+                    .report(sizes: counts, load: loadSubscriptions, logger: Logger(label: "herald.bench"))
             }
         }
     }

@@ -1,0 +1,59 @@
+import HeraldTestSupport
+import Testing
+@testable import HeraldMatcher
+
+@Suite("Posting table and hasher")
+struct PostingTableTests {
+    private func slots(_ table: PostingTable, _ hash: UInt64) -> [Int32] {
+        var result: [Int32] = []
+        table.append(hash, to: &result)
+        return result.sorted()
+    }
+
+    @Test("inserts and removals agree with a dictionary of lists, through growth and backward-shift deletions")
+    func agreesWithDictionary() {
+        var random = SeededGenerator(seed: 7)
+        var table = PostingTable()
+        var model: [UInt64: [Int32]] = [:]
+        for _ in 0..<20_000 {
+            // Few distinct hashes, clustered: long probe runs, lists, and deletions inside runs.
+            let hash = UInt64.random(in: 1...300, using: &random) << (Bool.random(using: &random) ? 0 : 8)
+            let slot = Int32.random(in: 0..<8, using: &random)
+            if Int.random(in: 0..<5, using: &random) < 3 {
+                table.insert(hash, slot: slot)
+                model[hash, default: []].append(slot)
+            } else if let index = model[hash]?.firstIndex(of: slot) {
+                table.remove(hash, slot: slot)
+                model[hash]?.remove(at: index)
+                if model[hash]?.isEmpty == true { model[hash] = nil }
+            }
+        }
+        #expect(table.count == model.count)
+        for hash in (1...300).flatMap({ [UInt64($0), UInt64($0) << 8] }) {
+            #expect(slots(table, hash) == (model[hash] ?? []).sorted(), "hash \(hash)")
+        }
+    }
+
+    @Test("one walk's prefix and suffix hashes equal the hashes of the pieces; canonically equal strings hash equal")
+    func affixHashes() {
+        let hasher = PostingHasher(seed: 1)
+        for text in ["grocery list", "we\u{301}b", "Wörk", "a\r\nb", "ab"] {
+            for reversed in [false, true] {
+                var walked: [UInt64] = []
+                hasher.forEachAffix(3, of: text, lengths: [1, 2, 4, 8], reversed: reversed) { walked.append($0) }
+                let pieces = [1, 2, 4, 8].compactMap { reversed ? SimpleText.suffix(text, $0) : SimpleText.prefix(text, $0) }
+                #expect(walked == pieces.map { hasher.hash(3, .string($0), reversed: reversed) }, "\(text) reversed: \(reversed)")
+            }
+            var trigrams: [UInt64] = []
+            hasher.forEachTrigram(5, of: text) { trigrams.append($0) }
+            var expected: [UInt64] = []
+            Trigrams.forEach(in: text) { expected.append(hasher.hash(5, .string($0))) }
+            #expect(trigrams == expected, "\(text)")
+        }
+        #expect(hasher.hash(0, .string("caf\u{E9}")) == hasher.hash(0, .string("cafe\u{301}")))
+        #expect(hasher.hash(0, .string("\u{212A}")) == hasher.hash(0, .string("K")))
+        #expect(hasher.hash(0, .number(0)) == hasher.hash(0, .number(-0.0)))
+        #expect(hasher.hash(0, .string("ab")) != hasher.hash(1, .string("ab")))
+        #expect(hasher.hash(0, .string("ab"), reversed: true) == hasher.hash(0, .string("ba")))
+    }
+}
