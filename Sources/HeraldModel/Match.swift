@@ -50,18 +50,23 @@ public struct Match: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case recipient, notificationType, queryNotificationReason, subscription, change, notificationID
+        case form, recipient, notificationType, queryNotificationReason, subscription, change, notificationID
     }
 
-    /// Decodes and validates: the recipient is non-empty, a reason is present exactly for
-    /// query matches, and `notificationID` is the one derived from the change and subscription
-    /// (or, for matches written before per-user IDs, `legacyNotificationID`).
+    /// Decodes and validates either form (see `Match.slimForm`): the recipient is non-empty,
+    /// a reason is present exactly for query matches, and `notificationID` is the one derived
+    /// from the change and subscription (or, for matches written before per-user IDs,
+    /// `legacyNotificationID`). The full form's subscription is checked as a subscription; the
+    /// slim form's without its query.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let slim = try Self.isSlim(form: c.decodeIntegerIfPresent(.form))
         recipient = try c.decodeNonEmpty(.recipient)
         notificationType = try c.decode(NotificationType.self, forKey: .notificationType)
         queryNotificationReason = try c.decodeIfPresent(QueryNotificationReason.self, forKey: .queryNotificationReason)
-        subscription = try c.decode(Subscription.self, forKey: .subscription)
+        subscription = slim
+            ? try c.decode(SlimSubscription.self, forKey: .subscription).subscription
+            : try c.decode(Subscription.self, forKey: .subscription)
         change = try c.decode(RecordChange.self, forKey: .change)
         notificationID = try c.decodeNonEmpty(.notificationID)
         if notificationType == .query, queryNotificationReason == nil {
@@ -80,5 +85,30 @@ public struct Match: Sendable, Hashable, Codable {
                 .invalidValue, "notificationID \(notificationID) is not the one derived from changeID/owner/subscriptionID (\(expected))",
                 at: .notificationID)
         }
+    }
+
+    /// Writes the slim form (`slimmed()`, with `form`).
+    public func encode(to encoder: any Encoder) throws {
+        let slim = slimmed()
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(Self.slimForm, forKey: .form)
+        try c.encode(recipient, forKey: .recipient)
+        try c.encode(notificationType, forKey: .notificationType)
+        try c.encodeIfPresent(queryNotificationReason, forKey: .queryNotificationReason)
+        try c.encode(SlimSubscription(slim.subscription), forKey: .subscription)
+        try c.encode(slim.change, forKey: .change)
+        try c.encode(notificationID, forKey: .notificationID)
+    }
+
+    /// `true` for the slim form, `false` for the full form (no `form`, or `null`).
+    /// - Throws: `ModelError.unknownValue` at `form` for a form this version does not know.
+    static func isSlim(form: Int64?) throws(ModelError) -> Bool {
+        guard let form else { return false }
+        guard form == slimForm else {
+            throw ModelError(
+                .unknownValue, "unknown match form \(form); this version reads form \(slimForm) and the full form (no form)",
+                path: "form")
+        }
+        return true
     }
 }

@@ -59,7 +59,13 @@ struct FastCodecPropertyTests {
     func check<T: WireDecodable & Encodable & Equatable>(
         _ value: T, _ samples: inout WireSamples, mutations: Int, differences: inout [String]
     ) throws {
-        let bytes = try codec.encodeWithFoundation(value)
+        try check(T.self, try codec.encodeWithFoundation(value), &samples, mutations: mutations, differences: &differences)
+    }
+
+    /// Valid documents, byte mutations and JSON-level replacements of `bytes`, read as `T`.
+    func check<T: WireDecodable & Equatable>(
+        _ type: T.Type, _ bytes: Data, _ samples: inout WireSamples, mutations: Int, differences: inout [String]
+    ) throws {
         if let difference = compare(T.self, bytes) { differences.append(difference) }
         let document = try codec.decode(JSONValue.self, from: bytes)
         let paths = document.allPaths()
@@ -111,6 +117,24 @@ struct FastCodecPropertyTests {
     @Test("matches: same bytes, same values, same errors", arguments: 0..<4)
     func matches(seed: UInt64) throws {
         try holds(seed: 100 + seed, count: 100, mutations: 12) { $0.match() }
+    }
+
+    @Test("matches in the full form of earlier versions: the whole match back, same values, same errors", arguments: 0..<2)
+    func fullFormMatches(seed: UInt64) throws {
+        var samples = WireSamples(seed: 150 + seed)
+        var differences: [String] = []
+        var decodedWhole = 0
+        for _ in 0..<100 {
+            let match = samples.match()
+            let bytes = try match.fullFormJSON()
+            if case .value(let decoded) = outcome({ () throws(ModelError) in try codec.decode(Match.self, from: bytes) }) {
+                #expect(decoded == match)
+                decodedWhole += 1
+            }
+            try check(Match.self, bytes, &samples, mutations: 12, differences: &differences)
+        }
+        #expect(decodedWhole > 50)
+        #expect(differences.isEmpty, "\(differences.count) differences, first: \(differences.prefix(3))")
     }
 
     @Test("subscriptions: same bytes, same values, same errors")

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTestSupport
 import Testing
 
 @testable import HeraldModel
@@ -56,7 +57,7 @@ struct MatchTests {
 
     @Test("a match written before per-user IDs (ID from changeID/subscriptionID) still decodes")
     func legacyNotificationID() throws {
-        var match = try Self.sample()
+        var match = try Self.sample().slimmed()
         #expect(match.legacyNotificationID == "142664a0-c4dd-5ad3-8729-8d9d983877ff")
         #expect(match.notificationID != match.legacyNotificationID)
         match.notificationID = match.legacyNotificationID
@@ -71,12 +72,31 @@ struct MatchTests {
             change: try Fixtures.decode(RecordChange.self, Fixtures.recordChange))
     }
 
-    @Test("a match round-trips with the whole subscription and change")
-    func roundTrip() throws {
+    @Test("a match travels slim: no query or firesOn, only the fields its notification reads, no previous fields")
+    func slimForm() throws {
         let match = try Self.sample()
         #expect(match.partitionKey == "_u1")
-        let decoded = try Fixtures.roundTrip(match)
-        #expect(decoded.notificationID == Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "urgent-notes"))
+        let slim = match.slimmed()
+        #expect(slim.subscription.query == nil)
+        #expect(slim.subscription.firesOn.isEmpty)
+        #expect(slim.subscription.notificationInfo == match.subscription.notificationInfo)
+        #expect(slim.change.fields == ["title": .string("Groceries")])
+        #expect(slim.change.previousFields == nil)
+        #expect(slim.change.recordName == "note-42")
+        #expect(slim.change.originDevice == "d-77")
+        let bytes = try Fixtures.codec.encode(match)
+        #expect(try Fixtures.codec.decode(Match.self, from: bytes) == slim)
+        #expect(try Fixtures.roundTrip(slim) == slim)
+        #expect(try bytes.count < match.fullFormJSON().count)
+        #expect(slim.notificationID == Match.notificationID(changeID: "c-0001", owner: "_u1", subscriptionID: "urgent-notes"))
+    }
+
+    @Test("a match in the full form of earlier versions (no form) still decodes whole, and is re-encoded slim")
+    func fullForm() throws {
+        let match = try Self.sample()
+        let decoded = try Fixtures.codec.decode(Match.self, from: match.fullFormJSON())
+        #expect(decoded == match)
+        #expect(try Fixtures.codec.encode(decoded) == Fixtures.codec.encode(match.slimmed()))
     }
 
     static let malformed: [(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String)] = [
@@ -85,14 +105,35 @@ struct MatchTests {
         ("queryNotificationReason", nil, .missingValue, "queryNotificationReason"),
         ("notificationType", "readNotification", .invalidValue, "queryNotificationReason"),
         ("change.kind", "upsert", .unknownValue, "change.kind"),
+        ("change.fields.title.value", 5, .typeMismatch, "change.fields.title.value"),
+        ("form", 3, .unknownValue, "form"),
+        ("form", "2", .typeMismatch, "form"),
+        ("subscription.ownerRecordName", "", .invalidValue, "subscription.ownerRecordName"),
+        ("subscription.subscriptionType", "zone", .invalidValue, "subscription.subscriptionType"),
+        ("subscription.notificationInfo.desiredKeys", "title", .typeMismatch, "subscription.notificationInfo.desiredKeys"),
+    ]
+
+    @Test("malformed slim matches are errors naming the offending field", arguments: malformed)
+    func malformedMatch(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String) throws {
+        var sample = try Self.sample()
+        if path == "subscription.subscriptionType" { sample.subscription.database = .public }
+        let json = try Fixtures.edit(String(decoding: Fixtures.codec.encode(sample), as: UTF8.self), path, value)
+        let error = try #require(Fixtures.decodeError(Match.self, json))
+        #expect(error.code == code, "\(error)")
+        #expect(error.path == errorPath, "\(error)")
+    }
+
+    static let malformedFullForm: [(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String)] = [
+        ("recipient", "", .invalidValue, "recipient"),
         ("change.fields.priority.value", "five", .typeMismatch, "change.fields.priority.value"),
+        ("subscription.query", nil, .missingValue, "subscription.query"),
         ("subscription.query.filterBy", [["comparator": "LIKE", "fieldName": "f", "fieldValue": ["value": 1]]], .unknownValue, "subscription.query.filterBy[0].comparator"),
         ("subscription.query.predicate", nil, .invalidValue, "subscription.query.arguments"),
     ]
 
-    @Test("malformed matches are errors naming the offending field", arguments: malformed)
-    func malformedMatch(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String) throws {
-        let json = try Fixtures.edit(String(decoding: Fixtures.codec.encode(Self.sample()), as: UTF8.self), path, value)
+    @Test("malformed full-form matches are errors naming the offending field", arguments: malformedFullForm)
+    func malformedFullFormMatch(path: String, value: JSONValue?, code: ModelError.Code, errorPath: String) throws {
+        let json = try Fixtures.edit(String(decoding: Self.sample().fullFormJSON(), as: UTF8.self), path, value)
         let error = try #require(Fixtures.decodeError(Match.self, json))
         #expect(error.code == code, "\(error)")
         #expect(error.path == errorPath, "\(error)")

@@ -13,14 +13,7 @@ struct ComposeBadgeCountTests {
     static let container = "iCloud.com.example.notes"
     let catalog = TopicCatalog()
 
-    func processor() -> ComposeProcessor {
-        let users = UserDirectory()
-        users.gate.open()
-        return ComposeProcessor(
-            topics: .init(catalog), delivery: Delivery(), users: users,
-            changelog: ChangelogReader { throw PipelineError(code: .restore, reason: "no restore in this test") },
-            now: { 1_795_300_000_500 })
-    }
+    func processor() -> ComposeProcessor { .unrestored(catalog: catalog) }
 
     func match(_ changeID: String, badges: Bool) -> Match {
         let subscription = Subscription(

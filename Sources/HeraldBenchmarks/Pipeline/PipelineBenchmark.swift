@@ -23,6 +23,8 @@ public struct PipelineBenchmark: Sendable {
         public var pacedRate: Double?
         /// Length of the paced run; zero: none.
         public var pacedSeconds: Double = 10
+        /// Extra librdkafka properties of every client (stages, relays, feeders). Default: none.
+        public var kafkaProperties: [String: String] = [:]
 
         /// The defaults above.
         public init() {}
@@ -43,7 +45,8 @@ public struct PipelineBenchmark: Sendable {
     /// - Throws: `BenchmarkError` when messages or notifications do not arrive.
     public func run() async throws -> PipelineReport {
         let counter = AllocationCounter.preloaded()
-        let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
+        let environment = try KafkaEnvironment(
+            embeddedBrokers: 1, extraProperties: settings.kafkaProperties, logger: logger)
         let oneHop = try await OneHopPassThrough(benchmark: self, environment: environment, counter: counter).run()
         let heraldRun = HeraldPipelineRun(benchmark: self, environment: environment, counter: counter)
         let herald = try await heraldRun.run()

@@ -2,12 +2,13 @@ extension Match: WireDecodable, WireEncodable {
     /// Reads a match as `init(from:)` does (same checks in the same order).
     public init(wire document: JSONDocument, at node: Int) throws(ModelError) {
         let c = try JSONMembers(document, node)
+        let slim = try Match.isSlim(form: c.integerIfPresent("form"))
         recipient = try c.nonEmpty("recipient")
         notificationType = try c.wireEnum(NotificationType.self, "notificationType")
         queryNotificationReason = try c.optionalWireEnum(QueryNotificationReason.self, "queryNotificationReason")
         guard let subscriptionNode = c.value("subscription") else { throw c.missing("subscription") }
         subscription = try c.within("subscription") { () throws(ModelError) in
-            try Subscription(wire: document, at: subscriptionNode)
+            try Subscription(wire: document, at: subscriptionNode, slim: slim)
         }
         guard let changeNode = c.value("change") else { throw c.missing("change") }
         change = try c.within("change") { () throws(ModelError) in try RecordChange(wire: document, at: changeNode) }
@@ -32,15 +33,17 @@ extension Match: WireDecodable, WireEncodable {
         }
     }
 
-    /// Writes the match as the synthesized `encode(to:)` does, keys in byte order.
+    /// Writes the slim form as `encode(to:)` does, keys in byte order.
     public func write(to writer: inout JSONWriter) throws(ModelError) {
+        let slim = slimmed()
         writer.beginObject()
-        try writer.nested("change") { (writer) throws(ModelError) in try change.write(to: &writer) }
+        try writer.nested("change") { (writer) throws(ModelError) in try slim.change.write(to: &writer) }
+        writer.member("form", Match.slimForm)
         writer.member("notificationID", notificationID)
         writer.member("notificationType", notificationType)
         writer.member("queryNotificationReason", queryNotificationReason)
         writer.member("recipient", recipient)
-        try writer.nested("subscription") { (writer) throws(ModelError) in try subscription.write(to: &writer) }
+        try writer.nested("subscription") { (writer) throws(ModelError) in try slim.subscription.write(to: &writer, slim: true) }
         writer.endObject()
     }
 }

@@ -1,6 +1,12 @@
 extension Subscription: WireDecodable, WireEncodable {
     /// Reads a subscription as `init(from:)` does (same checks in the same order).
     public init(wire document: JSONDocument, at node: Int) throws(ModelError) {
+        try self.init(wire: document, at: node, slim: false)
+    }
+
+    /// Reads a subscription, or with `slim` one as a slim match carries it (no `query`, no
+    /// `firesOn`: `SlimSubscription.init(from:)`), with the Codable path's checks in its order.
+    init(wire document: JSONDocument, at node: Int, slim: Bool) throws(ModelError) {
         let c = try JSONMembers(document, node)
         subscriptionID = try c.nonEmpty("subscriptionID")
         subscriptionType = try c.wireEnum(SubscriptionType.self, "subscriptionType")
@@ -12,13 +18,13 @@ extension Subscription: WireDecodable, WireEncodable {
                 path: "subscriptionType")
         }
         ownerRecordName = try c.nonEmpty("ownerRecordName")
-        if let node = c.present("query") {
+        if !slim, let node = c.present("query") {
             query = try c.within("query") { () throws(ModelError) in try SubscriptionQuery(wire: document, at: node) }
         } else {
             query = nil
         }
         zoneID = try c.optionalZoneID("zoneID")
-        firesOn = try c.events("firesOn") ?? []
+        firesOn = slim ? [] : try c.events("firesOn") ?? []
         firesOnce = try c.optionalBool("firesOnce") ?? false
         if let node = c.present("notificationInfo") {
             notificationInfo = try c.within("notificationInfo") { () throws(ModelError) in
@@ -27,7 +33,11 @@ extension Subscription: WireDecodable, WireEncodable {
         } else {
             notificationInfo = NotificationInfo()
         }
-        try validateShape()
+        if !slim {
+            try validateShape()
+        } else if subscriptionType == .zone, zoneID == nil {
+            throw ModelError(.missingValue, "a zone subscription needs a zoneID", path: "zoneID")
+        }
     }
 
     /// `validateShape` of the Codable path, on the decoded value.
@@ -50,16 +60,24 @@ extension Subscription: WireDecodable, WireEncodable {
 
     /// Writes the subscription as the synthesized `encode(to:)` does, keys in byte order.
     public func write(to writer: inout JSONWriter) throws(ModelError) {
+        try write(to: &writer, slim: false)
+    }
+
+    /// Writes the subscription, or with `slim` without `query` and `firesOn` as
+    /// `SlimSubscription.encode(to:)` does, keys in byte order.
+    func write(to writer: inout JSONWriter, slim: Bool) throws(ModelError) {
         writer.beginObject()
         writer.member("container", container)
         writer.member("database", database)
-        writer.key("firesOn")
-        writer.strings(firesOn.map(\.rawValue))
+        if !slim {
+            writer.key("firesOn")
+            writer.strings(firesOn.map(\.rawValue))
+        }
         writer.member("firesOnce", firesOnce)
         writer.key("notificationInfo")
         notificationInfo.write(to: &writer)
         writer.member("ownerRecordName", ownerRecordName)
-        if let query {
+        if !slim, let query {
             try writer.nested("query") { (writer) throws(ModelError) in try query.write(to: &writer) }
         }
         writer.member("subscriptionID", subscriptionID)

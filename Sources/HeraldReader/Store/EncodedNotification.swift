@@ -12,20 +12,13 @@ public struct EncodedNotification: Sendable, Hashable {
     public var createdAt: Int64
     public var json: Data
 
-    private struct Header: Decodable {
-        var notificationID: String
-        var recipient: String
-        var containerIdentifier: String
-        var sequence: Int64
-        var createdAt: Int64
-    }
-
-    /// Reads the indexed fields of a notification's JSON.
+    /// Reads the indexed fields of a notification's JSON (HeraldModel's fast reader: the
+    /// other members are skipped, not decoded).
     /// - Throws: `ReaderError` (`BAD_REQUEST`) naming what is missing or wrong.
     public init(json: Data) throws(ReaderError) {
-        let header: Header
+        let header: NotificationHeader
         do {
-            header = try JSONDecoder().decode(Header.self, from: json)
+            header = try WireCodec().decode(NotificationHeader.self, from: json)
         } catch {
             throw ReaderError(.badRequest, "not a notification: \(error)", operation: "apply")
         }

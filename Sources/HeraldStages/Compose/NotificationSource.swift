@@ -5,7 +5,7 @@ import HeraldPayload
 
 /// An input the compose stage turns into its recipient's next notification: a match or a
 /// schedule's firing. Both take the same path through `ComposeProcessor`.
-protocol NotificationSource: Decodable {
+protocol NotificationSource: WireDecodable {
     /// The user whose stream the notification goes to.
     var recipient: String { get }
 

@@ -7,6 +7,11 @@ import Synchronization
 public protocol KeyedState: Codable, Sendable {
     /// The key the state is stored under in the changelog: its owner.
     var stateKey: String { get }
+
+    /// The state as its changelog value. Default: `WireCodec`'s fast writer for a
+    /// `WireEncodable` state (chosen when the conformance is declared, so the per-user loop
+    /// of `changelogMessages` makes no dynamic cast), else its Codable encoding.
+    func changelogValue(_ codec: WireCodec) throws(ModelError) -> Data
 }
 
 /// The state per key of the partitions a stateful stage owns — the one machinery of the
@@ -68,7 +73,7 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         var messages: [OutgoingMessage] = []
         for (key, entry) in batch.staged.sorted(by: { $0.key < $1.key }) {
             let value: Data
-            do { value = try codec.encode(entry.state) } catch {
+            do { value = try entry.state.changelogValue(codec) } catch {
                 throw PipelineError(code: .restore, reason: "the state of \(key) does not encode: \(error)", location: topic)
             }
             messages.append(OutgoingMessage(topic: topic, partition: entry.partition, key: key, value: value))

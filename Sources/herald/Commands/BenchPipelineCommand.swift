@@ -14,6 +14,12 @@ extension BenchCommand {
         @Option(help: "Changes per second of the paced run. Default: half of Herald's measured maximum.")
         var pacedRate: Double?
         @Option(help: "Seconds of the paced run; 0: none.") var pacedSeconds: Double = 10
+        @Option(
+            name: .customLong("kafka-property"),
+            help: ArgumentHelp(
+                "Extra librdkafka property of every client of every path (repeatable), e.g. linger.ms=1.",
+                valueName: "key=value"))
+        var kafkaProperties: [String] = []
         @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
@@ -23,6 +29,7 @@ extension BenchCommand {
             guard (0...3_600).contains(pacedSeconds), pacedRate.map({ $0 > 0 && $0 <= 1_000_000 }) ?? true else {
                 throw ValidationError("--paced-seconds 0…3600, --paced-rate above 0 and at most 1000000")
             }
+            _ = try KafkaOptions.properties(from: kafkaProperties)
         }
 
         func run() async throws {
@@ -30,6 +37,7 @@ extension BenchCommand {
                 var settings = PipelineBenchmark.Settings()
                 (settings.changes, settings.subscriptions, settings.partitions) = (changes, subscriptions, partitions)
                 (settings.pacedRate, settings.pacedSeconds) = (pacedRate, pacedSeconds)
+                settings.kafkaProperties = try KafkaOptions.properties(from: kafkaProperties)
                 return try await PipelineBenchmark(settings: settings, logger: Logger(label: "herald.bench")).run()
             }
         }

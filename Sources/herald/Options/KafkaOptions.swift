@@ -23,8 +23,13 @@ struct KafkaOptions: ParsableArguments {
     }
 
     func extraProperties() throws -> [String: String] {
+        try Self.properties(from: kafkaProperties)
+    }
+
+    /// `key=value` entries of `--kafka-property` as librdkafka properties (a later key wins).
+    static func properties(from entries: [String]) throws -> [String: String] {
         var properties: [String: String] = [:]
-        for entry in kafkaProperties {
+        for entry in entries {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
                 throw ValidationError("--kafka-property expects key=value, got '\(entry)'")
             }
