@@ -130,8 +130,17 @@ struct PayloadPropertyTests {
 
             // The value in the notification is the bytes' content, and re-encoding it takes the same room.
             let payload = try #require(composed.notification.apns?.payload)
-            #expect(try PayloadFixtures.jsonValue(bytes) == payload)
+            let content = try PayloadFixtures.jsonValue(bytes)
+            #expect(content == payload)
             #expect(try WireCodec().encode(payload).count == bytes.count)
+            // The notification carries the payload written once with sorted keys: exactly what
+            // WireCodec writes for the APNs bytes' content, and the notification's fast
+            // encoding (which copies those bytes) is Foundation's.
+            let canonical = try #require(composed.notification.apns?.encodedPayload)
+            #expect(canonical == Array(try WireCodec().encode(content)))
+            if iteration % 20 == 0 {
+                #expect(try WireCodec().encode(composed.notification) == WireCodec().encodeWithFoundation(composed.notification))
+            }
 
             // The notification keeps every value, whatever the push had to drop.
             let notification = composed.notification

@@ -73,7 +73,12 @@ extension APNsPush {
     func write(to writer: inout JSONWriter) throws(ModelError) {
         writer.beginObject()
         writer.member("collapseID", collapseID)
-        try writer.nested("payload") { (writer) throws(ModelError) in try writer.value(payload) }
+        if let encodedPayload {
+            writer.key("payload")
+            writer.encoded(encodedPayload)
+        } else {
+            try writer.nested("payload") { (writer) throws(ModelError) in try writer.value(payload) }
+        }
         writer.member("priority", Int64(priority.rawValue))
         writer.member("pushType", pushType)
         writer.endObject()

@@ -7,11 +7,16 @@ import Foundation
 ///
 /// Hand-written for the same reason as `JSONDocument`: Foundation's encoder goes through
 /// Codable's generic containers for every key. The wire types write their members in sorted
-/// order themselves (`WireEncodable`); `FastCodecPropertyTests` compares the bytes.
+/// order themselves (`WireEncodable`); `FastCodecPropertyTests` compares the bytes. The
+/// push payload writer (HeraldPayload) writes through it too, after measuring with
+/// ``stringSize(_:)`` and ``size(of:)``.
+///
+/// Commas need no stack: a comma goes before a value or key exactly when the last thing
+/// written was a value (a scalar or a closed container), not an opening bracket or a key.
 public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public private(set) var bytes: [UInt8] = []
-    private var needsComma = [false]
+    private var needsComma = false
 
     /// Creates an empty writer with room for `capacity` bytes.
     public init(capacity: Int = 512) {
@@ -25,26 +30,26 @@ public struct JSONWriter: Sendable {
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        needsComma = false
     }
 
     /// Ends the object started last.
     public mutating func endObject() {
-        needsComma.removeLast()
         bytes.append(UInt8(ascii: "}"))
+        needsComma = true
     }
 
     /// Starts an array.
     public mutating func beginArray() {
         separate()
         bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        needsComma = false
     }
 
     /// Ends the array started last.
     public mutating func endArray() {
-        needsComma.removeLast()
         bytes.append(UInt8(ascii: "]"))
+        needsComma = true
     }
 
     /// Writes a member name; the next value written is its value.
@@ -54,57 +59,110 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     /// Writes a member name that is not a constant.
     public mutating func key(_ name: String) {
         string(name)
         bytes.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
-    private mutating func separate() {
-        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
-    }
-
-    /// Writes a string.
-    public mutating func string(_ value: String) {
+    /// Writes a member name that needs no escaping (a payload's own ASCII keys), as is.
+    public mutating func plainKey(_ name: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
+        var name = name
+        name.withUTF8 { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
     }
 
-    /// Writes an integer.
+    @inline(__always)
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    /// Writes a value that is already compact JSON (written by a `JSONWriter` earlier).
+    public mutating func encoded(_ json: UnsafeBufferPointer<UInt8>) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
+
+    /// Writes a value that is already compact JSON (written by a `JSONWriter` earlier).
+    public mutating func encoded(_ json: [UInt8]) {
+        json.withUnsafeBufferPointer { encoded($0) }
+    }
+
+    /// Writes a string. Runs of bytes that need no escaping are copied whole (found eight
+    /// bytes at a time, ``nextSpecial(in:from:)``).
+    public mutating func string(_ value: String) {
+        separate()
+        var value = value
+        value.withUTF8 { utf8 in
+            // Grown geometrically: `reserveCapacity` alone would grow to exactly `needed`.
+            let needed = bytes.count + utf8.count + 2
+            if needed > bytes.capacity { bytes.reserveCapacity(Swift.max(needed, 2 * bytes.capacity)) }
+            bytes.append(UInt8(ascii: "\""))
+            var start = 0
+            var index = Self.nextSpecial(in: utf8, from: 0)
+            while index < utf8.count {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                escape(utf8[index])
+                start = index + 1
+                index = Self.nextSpecial(in: utf8, from: start)
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(Self.hexDigit(byte >> 4))
+            bytes.append(Self.hexDigit(byte & 0xF))
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// Writes an integer (in decimal, without going through `String`).
     public mutating func integer(_ value: Int64) {
         separate()
         if value >= 0, value < 10 {
             bytes.append(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let digits = Self.digitCount(magnitude)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            var position = start + digits
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+        }
     }
 
     /// Writes a double as Foundation does (`1` for 1.0, `1e+20`, `-0`).
@@ -112,15 +170,17 @@ public struct JSONWriter: Sendable {
     public mutating func double(_ value: Double) throws(ModelError) {
         guard value.isFinite else { throw ModelError(.encodingFailed, "cannot encode \(value) as JSON") }
         separate()
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        bytes.append(contentsOf: Self.doubleText(value).utf8)
     }
 
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        if value {
+            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+        } else {
+            bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+        }
     }
 
     /// Writes `null`.
@@ -160,10 +220,26 @@ public struct JSONWriter: Sendable {
         _ members: [String: Value], _ write: (inout JSONWriter, Value) throws(ModelError) -> Void
     ) throws(ModelError) {
         beginObject()
-        for (name, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (name, member) in members.sorted(by: { Self.precedes($0.key, $1.key) }) {
             key(name)
             do { try write(&self, member) } catch { throw error.prefixed(name) }
         }
         endObject()
+    }
+
+    /// Whether `left` sorts before `right` by UTF-8 bytes (Foundation's `.sortedKeys` order).
+    public static func precedes(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0, let l = left.baseAddress, let r = right.baseAddress {
+                    let order = memcmp(l, r, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
     }
 }

@@ -61,22 +61,22 @@ extension NotificationComposer {
         payload.set(.locArgs, texts: values.alert.texts)
         payload.set(.actionLocKey, text: info.alertActionLocalizationKey)
         payload.set(.launchImage, text: info.alertLaunchImage)
-        if let badge { payload.set(.badge, .integer(Int64(badge))) }
+        if let badge { payload.set(.badge, integer: Int64(badge)) }
         payload.set(.sound, text: info.soundName)
-        if info.shouldSendContentAvailable { payload.set(.contentAvailable, .integer(1)) }
-        if info.shouldSendMutableContent { payload.set(.mutableContent, .integer(1)) }
+        if info.shouldSendContentAvailable { payload.set(.contentAvailable, integer: 1) }
+        if info.shouldSendMutableContent { payload.set(.mutableContent, integer: 1) }
         payload.set(.category, text: info.category)
-        payload.set(.ce, .integer(2))
+        payload.set(.ce, integer: 2)
         payload.set(.cid, text: subscription.container)
         payload.set(.nid, text: match.notificationID)
         payload.set(.ckuserid, text: subscription.ownerRecordName)
         payload.set(.sid, text: subscription.subscriptionID)
-        payload.set(.dbs, .integer(Int64(subscription.database.pushCode)))
+        payload.set(.dbs, integer: Int64(subscription.database.pushCode))
         payload.set(.zid, text: zone.zoneName)
         payload.set(.zoid, text: zone.ownerRecordName)
         if kind == .query {
             payload.set(.rid, text: match.change.recordName)
-            if let reason = match.queryNotificationReason { payload.set(.fo, .integer(Int64(pushCode(of: reason)))) }
+            if let reason = match.queryNotificationReason { payload.set(.fo, integer: Int64(pushCode(of: reason))) }
             payload.set(.af, orderedMembers: values.desiredKeys ?? [])
         }
         return payload

@@ -89,7 +89,9 @@ public struct NotificationComposer: Sendable {
             createdAt: createdAt)
         var payload = Self.payload(match, kind: kind, values: values, badge: badgeCount)
         // Before pruning: the notification keeps every desired key.
-        notification.recordFields = payload[.af]?.objectValue
+        if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
+            notification.recordFields = Dictionary(desiredKeys, uniquingKeysWith: { first, _ in first })
+        }
 
         let pruning = try payload.fit(into: limits.maxBytes(voip: voip))
         notification.isPruned = !pruning.isEmpty
@@ -97,7 +99,7 @@ public struct NotificationComposer: Sendable {
         let pushType: APNsPush.PushType = voip ? .voip : payload.isVisible ? .alert : .background
         notification.apns = APNsPush(
             pushType: pushType, priority: pushType == .background ? .conservesPower : .immediate,
-            collapseID: values.collapseID, payload: payload.jsonValue)
+            collapseID: values.collapseID, encodedPayload: payload.canonicalEncoded())
         return ComposedNotification(notification: notification, payload: payload.encoded(), pruning: pruning,
                                     problems: problems)
     }

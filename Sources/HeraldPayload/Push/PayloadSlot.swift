@@ -24,8 +24,20 @@ enum PayloadSlot: Int, CaseIterable {
     static var ckSlots: Range<Int> { PayloadSlot.ce.rawValue..<PayloadSlot.sid.rawValue }
     static var kindSlots: Range<Int> { PayloadSlot.sid.rawValue..<(PayloadSlot.af.rawValue + 1) }
 
-    /// The JSON key (a literal: no allocation), written as a member prefix by
-    /// `JSONWriter.memberKey(_:)` and used as is to build a `JSONValue`.
+    /// The `alert` slots in the order of their keys' UTF-8 bytes (`WireCodec`'s order).
+    static var alertSlotsSorted: [PayloadSlot] {
+        [.actionLocKey, .body, .launchImage, .locArgs, .locKey, .subtitle, .subtitleLocArgs, .subtitleLocKey, .title,
+         .titleLocArgs, .titleLocKey]
+    }
+
+    /// The other `aps` slots in the order of their keys' UTF-8 bytes.
+    static var apsSlotsSorted: [PayloadSlot] { [.badge, .category, .contentAvailable, .mutableContent, .sound] }
+
+    /// The kind dictionary's slots in the order of their keys' UTF-8 bytes.
+    static var kindSlotsSorted: [PayloadSlot] { [.af, .dbs, .fo, .rid, .sid, .zid, .zoid] }
+
+    /// The JSON key (a literal: no allocation, no escaping needed), written by
+    /// `JSONWriter.plainKey(_:)`.
     var key: String {
         switch self {
         case .title: "title"

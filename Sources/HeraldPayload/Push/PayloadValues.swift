@@ -44,13 +44,12 @@ struct PayloadValues {
             var values: [(key: String, value: JSONValue)] = []
             values.reserveCapacity(info.desiredKeys.count)
             for (index, name) in info.desiredKeys.enumerated() where !values.contains(where: { $0.key == name }) {
-                let property = "desiredKeys[\(index)]"
                 guard let field = change.payloadValue(named: name) else {
-                    problems.append(Self.missing(name, property, "left out of the desired keys"))
+                    problems.append(Self.missing(name, "desiredKeys[\(index)]", "left out of the desired keys"))
                     continue
                 }
                 guard let value = field.desiredKeyValue(maxCharacters: maxCharacters) else {
-                    problems.append(Self.unsupported(name, field, property, "left out of the desired keys"))
+                    problems.append(Self.unsupported(name, field, "desiredKeys[\(index)]", "left out of the desired keys"))
                     continue
                 }
                 values.append((name, value))

@@ -16,22 +16,22 @@ extension PushPayload {
     mutating func fit(into limit: Int) throws(PayloadError) -> [PruningStep] {
         var size = encodedSize
         guard size > limit else { return [] }
-        set(.pruned, .integer(1))
+        set(.pruned, integer: 1)
         var steps: [PruningStep] = []
         for field in PayloadField.allCases {
             size = encodedSize
             if size <= limit { break }
             let present = field.slots.filter(has)
             guard !present.isEmpty else { continue }
-            if field.isShortenable, let slot = present.first, case .string(let text)? = self[slot] {
+            if field.isShortenable, let slot = present.first, let text = text(of: slot) {
                 let budget = encodedSize(of: slot) - (size - limit)
                 if let shorter = text.shortened(toJSONBytes: budget) {
-                    set(slot, .string(shorter))
+                    set(slot, text: shorter)
                     steps.append(.shortened(field))
                     continue
                 }
             }
-            for slot in present { set(slot, nil) }
+            for slot in present { remove(slot) }
             steps.append(.dropped(field))
         }
         size = encodedSize

@@ -2,10 +2,14 @@ import HeraldModel
 
 /// An APNs payload (`aps` + `ck`, docs/cloudkit-behaviour.md §5) under construction: the value of every
 /// key and its encoded size, measured once, so that the payload's size is a sum while
-/// pruning, and the bytes are written once, into memory of exactly that size.
+/// pruning, and the bytes are written once, into a buffer reserved at that size.
 ///
-/// Key order is fixed (see ``PayloadSlot``); `af` members follow the subscription's
-/// `desiredKeys` order; objects inside values are written with their keys sorted.
+/// Written in two orders from the same values, without building a `JSONValue`: as sent to
+/// APNs (``encoded()``: the fixed key order of ``PayloadSlot``, `af` members in the
+/// subscription's `desiredKeys` order) and as the notification carries it in
+/// `apns.payload` (``canonicalEncoded()``: every object's keys sorted by UTF-8 bytes, what
+/// `WireCodec` writes for the payload as a value). Objects inside values are written with
+/// their keys sorted in both.
 struct PushPayload {
     /// Which kind dictionary `ck` holds.
     enum Kind {
@@ -26,12 +30,20 @@ struct PushPayload {
         }
     }
 
-    /// One slot: its value and the size of its encoding (0 when absent), and for an
-    /// object whose members keep a given order, its encoding.
+    /// The value of one slot.
+    private enum Value {
+        case text(String)
+        case integer(Int64)
+        case texts([String])
+        /// An object whose members are written in the given order in the APNs payload
+        /// (`af`), keys unique.
+        case members([(key: String, value: JSONValue)])
+    }
+
+    /// One slot: its value and the size of its encoding (0 when absent).
     private struct Entry {
-        var value: JSONValue?
+        var value: Value?
         var size = 0
-        var encoded: [UInt8]?
     }
 
     let kind: Kind
@@ -43,9 +55,10 @@ struct PushPayload {
         entries = Array(repeating: Entry(), count: PayloadSlot.allCases.count)
     }
 
-    /// The value of a slot.
-    subscript(slot: PayloadSlot) -> JSONValue? {
-        entries[slot.rawValue].value
+    /// The text of a string slot.
+    func text(of slot: PayloadSlot) -> String? {
+        if case .text(let text)? = entries[slot.rawValue].value { return text }
+        return nil
     }
 
     /// Whether a slot has a value.
@@ -58,47 +71,36 @@ struct PushPayload {
         entries[slot.rawValue].size
     }
 
-    /// Sets (or with `nil` removes) a slot's value.
-    mutating func set(_ slot: PayloadSlot, _ value: JSONValue?) {
-        entries[slot.rawValue] = Entry(value: value, size: value.map(JSONWriter.size(of:)) ?? 0)
+    /// Removes a slot's value.
+    mutating func remove(_ slot: PayloadSlot) {
+        entries[slot.rawValue] = Entry()
+    }
+
+    /// Sets an integer slot.
+    mutating func set(_ slot: PayloadSlot, integer: Int64) {
+        entries[slot.rawValue] = Entry(value: .integer(integer), size: JSONWriter.integerSize(integer))
     }
 
     /// Sets a string slot when the text is non-nil.
     mutating func set(_ slot: PayloadSlot, text: String?) {
         guard let text else { return }
-        entries[slot.rawValue] = Entry(value: .string(text), size: JSONWriter.stringSize(text))
+        entries[slot.rawValue] = Entry(value: .text(text), size: JSONWriter.stringSize(text))
     }
 
     /// Sets an object slot whose members are written in the given order (`af`: the
-    /// subscription's order of desired keys), when there is at least one member.
+    /// subscription's order of desired keys; keys unique), when there is at least one member.
     mutating func set(_ slot: PayloadSlot, orderedMembers members: [(key: String, value: JSONValue)]) {
         guard !members.isEmpty else { return }
         var size = 1 + members.count
         for member in members { size += JSONWriter.stringSize(member.key) + 1 + JSONWriter.size(of: member.value) }
-        let encoded = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var writer = JSONWriter(buffer)
-            writer.raw("{")
-            for (index, member) in members.enumerated() {
-                if index > 0 { writer.raw(",") }
-                writer.string(member.key)
-                writer.raw(":")
-                writer.value(member.value)
-            }
-            writer.raw("}")
-            count = buffer.baseAddress.map { writer.written(since: $0) } ?? 0
-            precondition(count == size, "PushPayload: measured \(size) bytes, wrote \(count)")
-        }
-        var object: [String: JSONValue] = [:]
-        object.reserveCapacity(members.count)
-        for member in members where object[member.key] == nil { object[member.key] = member.value }
-        entries[slot.rawValue] = Entry(value: .object(object), size: size, encoded: encoded)
+        entries[slot.rawValue] = Entry(value: .members(members), size: size)
     }
 
     /// Sets a string-array slot when the array is non-empty.
     mutating func set(_ slot: PayloadSlot, texts: [String]) {
         guard !texts.isEmpty else { return }
         let size = texts.reduce(1 + texts.count) { $0 + JSONWriter.stringSize($1) }
-        entries[slot.rawValue] = Entry(value: .array(texts.map(JSONValue.string)), size: size)
+        entries[slot.rawValue] = Entry(value: .texts(texts), size: size)
     }
 
     /// Whether the alert is written as a plain string: the body is its only key.
@@ -125,7 +127,8 @@ struct PushPayload {
         hasAlert || has(.badge) || has(.sound)
     }
 
-    /// The size of the encoded payload in bytes: a sum over the keys, nothing is encoded.
+    /// The size of the encoded payload in bytes (either order): a sum over the keys,
+    /// nothing is encoded.
     var encodedSize: Int {
         // {"aps":{ … },"ck":{ … }}
         var size = 8 + 8 + 2
@@ -133,7 +136,7 @@ struct PushPayload {
             var size = 0
             var count = 0
             for raw in slots where entries[raw].size > 0 {
-                size += JSONWriter.memberKeySize(PayloadSlot(rawValue: raw)!.key) + entries[raw].size
+                size += PayloadSlot(rawValue: raw)!.key.utf8.count + 3 + entries[raw].size
                 count += 1
             }
             return (size, count)
@@ -155,82 +158,112 @@ struct PushPayload {
         var ck = members(PayloadSlot.ckSlots)
         let kindMembers = members(PayloadSlot.kindSlots)
         if kindMembers.count > 0 {
-            ck.size += JSONWriter.memberKeySize(kind.key) + 1 + kindMembers.size + kindMembers.count - 1 + 1
+            ck.size += kind.key.utf8.count + 3 + 1 + kindMembers.size + kindMembers.count - 1 + 1
             ck.count += 1
         }
         size += ck.size + max(ck.count - 1, 0)
         return size
     }
 
-    /// The encoded payload: measured first, then written once into an array of that size.
+    /// The payload as sent to APNs: keys in ``PayloadSlot`` order, `af` in the
+    /// subscription's order.
     func encoded() -> [UInt8] {
+        written { payload, writer in payload.writeForAPNs(to: &writer) }
+    }
+
+    /// The payload as `WireCodec` writes it as a value (every object's keys sorted), for
+    /// `APNsPush(encodedPayload:)`.
+    func canonicalEncoded() -> [UInt8] {
+        written { payload, writer in payload.writeCanonical(to: &writer) }
+    }
+
+    private func written(_ body: (PushPayload, inout JSONWriter) -> Void) -> [UInt8] {
         let size = encodedSize
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var writer = JSONWriter(buffer)
-            write(to: &writer)
-            count = buffer.baseAddress.map { writer.written(since: $0) } ?? 0
-            precondition(count == size, "PushPayload: measured \(size) bytes, wrote \(count)")
-        }
+        var writer = JSONWriter(capacity: size)
+        body(self, &writer)
+        assert(writer.bytes.count == size, "PushPayload: measured \(size) bytes, wrote \(writer.bytes.count)")
+        return writer.bytes
     }
 
-    private func write(to writer: inout JSONWriter) {
-        func member(_ raw: Int, _ first: inout Bool) {
-            guard let value = entries[raw].value else { return }
-            if !first { writer.raw(",") }
-            first = false
-            writer.memberKey(PayloadSlot(rawValue: raw)!.key)
-            if let encoded = entries[raw].encoded {
-                encoded.withUnsafeBufferPointer { writer.raw($0) }
+    /// Writes one slot as a member when it has a value.
+    private func member(_ slot: PayloadSlot, sorted: Bool, _ writer: inout JSONWriter) {
+        guard let value = entries[slot.rawValue].value else { return }
+        writer.plainKey(slot.key)
+        switch value {
+        case .text(let text): writer.string(text)
+        case .integer(let number): writer.integer(number)
+        case .texts(let texts): writer.strings(texts)
+        case .members(let members):
+            writer.beginObject()
+            if sorted {
+                for index in members.indices.sorted(by: { JSONWriter.precedes(members[$0].key, members[$1].key) }) {
+                    writer.key(members[index].key)
+                    writer.valueOrNull(members[index].value)
+                }
             } else {
-                writer.value(value)
+                for member in members {
+                    writer.key(member.key)
+                    writer.valueOrNull(member.value)
+                }
             }
+            writer.endObject()
         }
-        writer.raw(#"{"aps":{"#)
-        var first = true
-        if alertIsPlainBody, let body = entries[PayloadSlot.body.rawValue].value {
-            writer.raw(#""alert":"#)
-            writer.value(body)
-            first = false
-        } else if hasAlert {
-            writer.raw(#""alert":{"#)
-            var inner = true
-            for raw in PayloadSlot.alertSlots { member(raw, &inner) }
-            writer.raw("}")
-            first = false
-        }
-        for raw in PayloadSlot.apsSlots { member(raw, &first) }
-        writer.raw(#"},"ck":{"#)
-        first = true
-        for raw in PayloadSlot.ckSlots { member(raw, &first) }
-        if hasKindMembers {
-            if !first { writer.raw(",") }
-            writer.memberKey(kind.key)
-            writer.raw("{")
-            var inner = true
-            for raw in PayloadSlot.kindSlots { member(raw, &inner) }
-            writer.raw("}")
-        }
-        writer.raw("}}")
     }
 
-    /// The payload as a `JSONValue` (for `APNsPush.payload`), same content as `encoded()`.
-    var jsonValue: JSONValue {
-        func members(_ slots: Range<Int>, extra: Int = 0) -> [String: JSONValue] {
-            var result: [String: JSONValue] = [:]
-            result.reserveCapacity(slots.count + extra)
-            for raw in slots {
-                if let value = entries[raw].value { result[PayloadSlot(rawValue: raw)!.key] = value }
-            }
-            return result
-        }
-        var aps = members(PayloadSlot.apsSlots, extra: 1)
-        if alertIsPlainBody {
-            aps["alert"] = entries[PayloadSlot.body.rawValue].value
+    private func writeForAPNs(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeAPS(alertSlots: PayloadSlot.allCases[PayloadSlot.alertSlots],
+                 apsSlots: PayloadSlot.allCases[PayloadSlot.apsSlots], sorted: false, &writer)
+        writer.key("ck")
+        writer.beginObject()
+        for slot in PayloadSlot.allCases[PayloadSlot.ckSlots] { member(slot, sorted: false, &writer) }
+        writeKind(PayloadSlot.allCases[PayloadSlot.kindSlots], sorted: false, &writer)
+        writer.endObject()
+        writer.endObject()
+    }
+
+    private func writeCanonical(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writeAPS(alertSlots: PayloadSlot.alertSlotsSorted[...], apsSlots: PayloadSlot.apsSlotsSorted[...], sorted: true,
+                 &writer)
+        writer.key("ck")
+        writer.beginObject()
+        // ce < cid < ckuserid < fet < met < nid < p < qry
+        for slot in [PayloadSlot.ce, .cid, .ckuserid] { member(slot, sorted: true, &writer) }
+        if kind != .query { writeKind(PayloadSlot.kindSlotsSorted[...], sorted: true, &writer) }
+        member(.nid, sorted: true, &writer)
+        member(.pruned, sorted: true, &writer)
+        if kind == .query { writeKind(PayloadSlot.kindSlotsSorted[...], sorted: true, &writer) }
+        writer.endObject()
+        writer.endObject()
+    }
+
+    /// `"aps":{…}`: the alert (a plain string when the body is its only key) and the other
+    /// `aps` slots, each group in the order given.
+    private func writeAPS(
+        alertSlots: ArraySlice<PayloadSlot>, apsSlots: ArraySlice<PayloadSlot>, sorted: Bool, _ writer: inout JSONWriter
+    ) {
+        writer.key("aps")
+        writer.beginObject()
+        if alertIsPlainBody, let body = text(of: .body) {
+            writer.key("alert")
+            writer.string(body)
         } else if hasAlert {
-            aps["alert"] = .object(members(PayloadSlot.alertSlots))
+            writer.key("alert")
+            writer.beginObject()
+            for slot in alertSlots { member(slot, sorted: sorted, &writer) }
+            writer.endObject()
         }
-        var ck = members(PayloadSlot.ckSlots, extra: 1)
-        if hasKindMembers { ck[kind.key] = .object(members(PayloadSlot.kindSlots)) }
-        return .object(["aps": .object(aps), "ck": .object(ck)])
+        for slot in apsSlots { member(slot, sorted: sorted, &writer) }
+        writer.endObject()
+    }
+
+    /// The kind dictionary (`qry`, `fet`, `met`) when it has a member, its slots in the order given.
+    private func writeKind(_ slots: ArraySlice<PayloadSlot>, sorted: Bool, _ writer: inout JSONWriter) {
+        guard hasKindMembers else { return }
+        writer.plainKey(kind.key)
+        writer.beginObject()
+        for slot in slots { member(slot, sorted: sorted, &writer) }
+        writer.endObject()
     }
 }

@@ -1,3 +1,5 @@
+import HeraldModel
+
 extension String {
     /// The first `maxCharacters` characters (grapheme clusters) of the string, or the
     /// string itself when it is not longer. Never splits an emoji, a flag or a base
