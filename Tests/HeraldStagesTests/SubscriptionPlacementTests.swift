@@ -124,6 +124,23 @@ struct SubscriptionPlacementTests {
         }
     }
 
+    @Test("retiring a subscription indexed from a misplaced copy stops its re-placement and names the copy's partition")
+    func retireCopy() throws {
+        let subscription = Self.subscription("s", .private, owner: "_u1")
+        let key = subscription.partitionKey
+        let home = placement.partition(of: subscription)
+        let other = (home + 1) % 6
+        let table = PlacedSubscriptionTable(partitions: 6)
+        table.hold([home, other])
+        let epochs = table.heldPartitions
+        try table.apply(partition: other, epoch: epochs[other]!, key: key, value: try WireCodec().encode(subscription))
+        #expect(table.remove(key: key, on: home) == [other])
+        #expect(table.count == 0)
+        #expect(table.takeMisplaced(partition: other, epoch: epochs[other]!).isEmpty, "no longer re-placed")
+        #expect(table.takeRetired(among: [key]) == [key])
+        #expect(table.takeRetired(among: [key]).isEmpty)
+    }
+
     @Test("the migration re-places a record off its placement, unless its placement already holds one")
     func migrationReplaces() throws {
         let codec = WireCodec()

@@ -59,8 +59,9 @@ public struct MatchProcessor: StageProcessor {
                 outputs.append(OutgoingMessage(topic: matchesTopic, key: match.partitionKey, value: encoded))
                 if match.subscription.firesOnce {
                     let key = match.subscription.partitionKey
-                    table.remove(key: key, on: partition)
-                    outputs.append(OutgoingMessage(topic: subscriptionsTopic, partition: partition, key: key, value: nil))
+                    for copy in [partition] + table.remove(key: key, on: partition) {
+                        outputs.append(OutgoingMessage(topic: subscriptionsTopic, partition: copy, key: key, value: nil))
+                    }
                 }
             }
             return outputs

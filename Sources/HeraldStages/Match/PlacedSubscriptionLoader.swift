@@ -58,8 +58,18 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
     public func run() async throws {
         readiness?.register(name)
         var readings: [Int32: Reading] = [:]
+        /// The epochs the consumer was last assigned (an assignment that failed is redone).
+        var assigned: [Int32: UInt64] = [:]
         while !Task.isCancelled, !Task.isShuttingDownGracefully, !consumer.isClosed {
-            try await followAssignment(&readings)
+            do {
+                try await followAssignment(&readings, assigned: &assigned)
+            } catch {
+                // A broker that cannot answer now (watermarks, assign) is asked again: the
+                // processor keeps waiting for the partitions meanwhile, nothing is matched half loaded.
+                logger.warning("\(name): could not follow the assignment, retrying: \(error)")
+                try? await Task.sleep(for: .milliseconds(500))
+                continue
+            }
             for event in await consumer.poll() {
                 switch event {
                 case .messages(let batch):
@@ -78,10 +88,9 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
 
     /// Assigns the table's held partitions: new ones (or new epochs) from the beginning, the
     /// others where they are; forgets released ones.
-    private func followAssignment(_ readings: inout [Int32: Reading]) async throws {
+    private func followAssignment(_ readings: inout [Int32: Reading], assigned: inout [Int32: UInt64]) async throws {
         let held = table.heldPartitions
-        let current = readings.mapValues(\.epoch)
-        guard held != current else { return }
+        guard held != assigned else { return }
         readings = readings.filter { held[$0.key] == $0.value.epoch }
         for (partition, epoch) in held where readings[partition] == nil {
             let catchUp = try await CatchUp.measuring([TopicPartition(topic, partition)]) { try await consumer.watermarks($0) }
@@ -91,6 +100,7 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         try consumer.assign(readings.sorted { $0.key < $1.key }.map { partition, reading in
             TopicPartitionOffset(topic, partition, reading.next.map(KafkaOffset.init) ?? .beginning)
         })
+        assigned = readings.mapValues(\.epoch)
         logger.info("\(name): reading partitions \(readings.keys.sorted()) of \(topic)")
     }
 
@@ -129,18 +139,24 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
     /// Re-places the misplaced records of the loaded partitions: each written to its placement
     /// partition first, then tombstoned where it was (so it is never absent from the topic).
     private func replaceMisplaced(_ readings: [Int32: Reading]) async {
-        var placed: [OutgoingMessage] = []
-        var tombstones: [OutgoingMessage] = []
-        for (partition, reading) in readings where reading.catchUp == nil {
-            for record in table.takeMisplaced(partition: partition, epoch: reading.epoch) {
-                placed.append(OutgoingMessage(topic: topic, partition: record.placement, key: record.key, value: record.value))
-                tombstones.append(OutgoingMessage(topic: topic, partition: record.partition, key: record.key, value: nil))
-            }
+        let records = readings.filter { $0.value.catchUp == nil }.flatMap { partition, reading in
+            table.takeMisplaced(partition: partition, epoch: reading.epoch)
         }
-        guard !placed.isEmpty else { return }
+        let placed = records.map { OutgoingMessage(topic: topic, partition: $0.placement, key: $0.key, value: $0.value) }
+        let tombstones = records.map { OutgoingMessage(topic: topic, partition: $0.partition, key: $0.key, value: nil) }
+        guard !placed.isEmpty else {
+            _ = table.takeRetired(among: [])
+            return
+        }
         logger.notice("\(name): re-placing \(placed.count) subscriptions found on another partition than their owner's")
         guard await send(placed, what: "re-placed subscriptions") else { return }
-        await send(tombstones, what: "tombstones of re-placed subscriptions")
+        // A fires-once subscription retired while its copy was being re-placed: its
+        // retirement's tombstone may precede the re-placed record; tombstone it again after.
+        let retired = table.takeRetired(among: records.map(\.key))
+        let again = records.filter { retired.contains($0.key) }.map {
+            OutgoingMessage(topic: topic, partition: $0.placement, key: $0.key, value: nil)
+        }
+        await send(tombstones + again, what: "tombstones of re-placed subscriptions")
     }
 
     @discardableResult

@@ -47,6 +47,8 @@ public final class PlacedSubscriptionTable: Sendable {
 
     private struct State: Sendable {
         var shards: [Int32: Shard] = [:]
+        /// Keys retired (`remove`) from a misplaced copy, until the loader's next `takeRetired`.
+        var retired: Set<String> = []
         var nextEpoch: UInt64 = 1
     }
 
@@ -175,10 +177,31 @@ public final class PlacedSubscriptionTable: Sendable {
     }
 
     /// Removes a subscription of `partition` by identity (a fires-once retirement, ahead of its tombstone).
-    public func remove(key: String, on partition: Int32) {
+    /// - Returns: the partitions holding the misplaced copy it was indexed from, which must be
+    ///   tombstoned too: the copy is no longer re-placed (and one the loader is re-placing right
+    ///   now is tombstoned again by it, `takeRetired`).
+    @discardableResult
+    public func remove(key: String, on partition: Int32) -> [Int32] {
         state.withLock { state in
             state.shards[partition]?.index.remove(key: key)
-            state.shards[partition]?.copies.remove(key)
+            guard state.shards[partition]?.copies.remove(key) != nil else { return [] }
+            state.retired.insert(key)
+            var sources: [Int32] = []
+            for (number, shard) in state.shards where shard.copiedTo[key] == partition {
+                state.shards[number]?.copiedTo[key] = nil
+                state.shards[number]?.misplaced[key] = nil
+                sources.append(number)
+            }
+            return sources.sorted()
+        }
+    }
+
+    /// Which of `keys` (just re-placed) were retired from a copy since the last call; forgets
+    /// every retirement (a re-placement taken before one is the only one that can race it).
+    public func takeRetired(among keys: some Sequence<String>) -> Set<String> {
+        state.withLock { state in
+            defer { state.retired = [] }
+            return state.retired.intersection(keys)
         }
     }
 
