@@ -1,8 +1,9 @@
 import HeraldModel
 import HeraldPredicate
 
-/// A subscription ready to be matched: its predicate compiled and its place in the index
-/// decided once. A class, so every bucket and table shares one copy.
+/// A subscription ready to be matched: its predicate compiled once. A class, so every bucket
+/// and table shares one copy. Where the index files it (`IndexPlan`) is not kept: removal
+/// plans it again from the query (`SubscriptionRules.plan(of:)`), saving ~100–200 bytes each.
 ///
 /// Stored compactly: the subscription's fields without its `NotificationInfo` and `firesOn`
 /// list, which point to copies shared by every subscription of the index that has the same
@@ -17,8 +18,6 @@ public final class IndexedSubscription: Sendable {
     let info: SharedNotificationInfo
     let predicate: CompiledPredicate?
     let events: Events
-    /// Where the index files it (`nil`: a residual, a candidate for every change of its bucket).
-    let plan: IndexPlan?
 
     private struct Fields: Sendable {
         var subscriptionID: String
@@ -70,7 +69,6 @@ public final class IndexedSubscription: Sendable {
         info = SharedNotificationInfo(subscription.notificationInfo)
         self.predicate = predicate?.compile()
         events = Events(subscription.firesOn)
-        plan = predicate.flatMap { IndexPlanner.plan($0.root) }
     }
 
     /// The same subscription pointing to shared copies of its notification info and `firesOn`.
@@ -81,7 +79,6 @@ public final class IndexedSubscription: Sendable {
         self.info = info
         predicate = other.predicate
         events = other.events
-        plan = other.plan
     }
 
     func sharing(_ info: SharedNotificationInfo, firesOn: [Subscription.Event]) -> IndexedSubscription {

@@ -51,8 +51,10 @@ public struct SubscriptionIndex: Sendable {
     }
 
     /// The prepared subscription and the hash of its definition (computed once per upsert).
-    private func validated(_ subscription: Subscription) throws(MatcherError) -> (prepared: IndexedSubscription, definition: Int) {
-        let prepared = try rules.prepare(subscription)
+    private func validated(
+        _ subscription: Subscription
+    ) throws(MatcherError) -> (prepared: IndexedSubscription, plan: IndexPlan?, definition: Int) {
+        let (prepared, plan) = try rules.prepareForIndex(subscription)
         let definition = SubscriptionRules.definition(subscription)
         let hash = definition.hashValue
         let duplicate = definitions.first(hash) { key in
@@ -64,19 +66,19 @@ public struct SubscriptionIndex: Sendable {
                 code: .duplicateSubscription, reason: "subscription is duplicate of '\(other.subscriptionID)'",
                 subscriptionID: subscription.subscriptionID)
         }
-        return (prepared, hash)
+        return (prepared, plan, hash)
     }
 
     /// Adds or replaces a subscription (the compacted topic's upsert).
     /// - Throws: `MatcherError` when it breaks a rule; the index is then unchanged.
     public mutating func upsert(_ subscription: Subscription) throws(MatcherError) {
-        let (validated, definition) = try validated(subscription)
+        let (validated, plan, definition) = try validated(subscription)
         remove(key: validated.key)
         let prepared = parts.adopt(validated)
         byKey[prepared.key] = prepared
         definitions.add(prepared.key, hash: definition)
         switch subscription.subscriptionType {
-        case .query: mutateQueries(QueryBucket(subscription)) { $0.insert(prepared) }
+        case .query: mutateQueries(QueryBucket(subscription)) { $0.insert(prepared, plan: plan) }
         case .zone: zones[ZoneBucket(subscription), default: [:]][prepared.key] = prepared
         case .database: databases[DatabaseBucket(subscription), default: [:]][prepared.key] = prepared
         }
@@ -90,7 +92,8 @@ public struct SubscriptionIndex: Sendable {
         definitions.remove(key, hash: SubscriptionRules.definition(subscription).hashValue)
         switch subscription.subscriptionType {
         case .query:
-            mutateQueries(QueryBucket(subscription)) { $0.remove(key: key) }
+            let plan = rules.plan(of: subscription)
+            mutateQueries(QueryBucket(subscription)) { $0.remove(key: key, plan: plan) }
         case .zone: Self.remove(key, from: &zones, bucket: ZoneBucket(subscription))
         case .database: Self.remove(key, from: &databases, bucket: DatabaseBucket(subscription))
         }

@@ -17,6 +17,20 @@ public struct SubscriptionRules: Sendable {
     /// Checks the subscription and compiles its predicate.
     /// - Throws: `MatcherError` naming what is wrong.
     public func prepare(_ subscription: Subscription) throws(MatcherError) -> IndexedSubscription {
+        try prepareForIndex(subscription).subscription
+    }
+
+    /// Where the index files a valid subscription's query (`nil`: a residual, or not a query
+    /// subscription): the plan `prepareForIndex` gave it, planned again for its removal.
+    func plan(of subscription: Subscription) -> IndexPlan? {
+        guard subscription.subscriptionType == .query, let query = subscription.query,
+              let predicate = try? RecordPredicate(query: query, cloudKitRules: strictCloudKit)
+        else { return nil }
+        return IndexPlanner.plan(predicate.root)
+    }
+
+    /// `prepare`, with where the index files the subscription.
+    func prepareForIndex(_ subscription: Subscription) throws(MatcherError) -> (subscription: IndexedSubscription, plan: IndexPlan?) {
         let id = subscription.subscriptionID
         guard subscription.subscriptionType.isAllowed(in: subscription.database) else {
             throw MatcherError(
@@ -35,14 +49,14 @@ public struct SubscriptionRules: Sendable {
             throw MatcherError(code: .invalidSubscription, reason: "zoneID: a zone subscription needs a zoneID", subscriptionID: id)
         }
         guard let query = subscription.query, subscription.subscriptionType == .query else {
-            return IndexedSubscription(subscription, predicate: nil)
+            return (IndexedSubscription(subscription, predicate: nil), nil)
         }
         guard !subscription.firesOn.isEmpty else {
             throw MatcherError(code: .invalidSubscription, reason: "firesOn: \(Subscription.emptyFiresOnReason)", subscriptionID: id)
         }
         do {
             let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)
-            return IndexedSubscription(subscription, predicate: predicate)
+            return (IndexedSubscription(subscription, predicate: predicate), IndexPlanner.plan(predicate.root))
         } catch {
             throw MatcherError(code: .invalidPredicate, reason: "invalid predicate: \(error)", subscriptionID: id)
         }

@@ -56,8 +56,9 @@ final class QueryIndex: @unchecked Sendable {
     var isEmpty: Bool { slotOfKey.isEmpty }
     var count: Int { slotOfKey.count }
 
-    func insert(_ subscription: IndexedSubscription) {
-        remove(key: subscription.key)
+    /// Files a subscription whose key the bucket does not hold (`SubscriptionIndex` removes
+    /// the old version first) under `plan` (`nil`: a residual).
+    func insert(_ subscription: IndexedSubscription, plan: IndexPlan?) {
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -67,7 +68,7 @@ final class QueryIndex: @unchecked Sendable {
             subscriptions.append(subscription)
         }
         slotOfKey[subscription.key] = slot
-        guard let plan = subscription.plan else {
+        guard let plan else {
             residual.insert(slot)
             return
         }
@@ -82,11 +83,12 @@ final class QueryIndex: @unchecked Sendable {
         }
     }
 
-    func remove(key: String) {
-        guard let slot = slotOfKey.removeValue(forKey: key), let subscription = subscriptions[Int(slot)] else { return }
+    /// Removes a subscription filed under `plan` (the one it was inserted with).
+    func remove(key: String, plan: IndexPlan?) {
+        guard let slot = slotOfKey.removeValue(forKey: key) else { return }
         subscriptions[Int(slot)] = nil
         freeSlots.append(slot)
-        guard let plan = subscription.plan else {
+        guard let plan else {
             residual.remove(slot)
             return
         }
