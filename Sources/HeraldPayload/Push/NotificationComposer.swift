@@ -96,11 +96,12 @@ public struct NotificationComposer: Sendable {
         let pruning = try payload.fit(into: limits.maxBytes(voip: voip))
         notification.isPruned = !pruning.isEmpty
 
+        let encodings = payload.encodings()
         let pushType: APNsPush.PushType = voip ? .voip : payload.isVisible ? .alert : .background
         notification.apns = APNsPush(
             pushType: pushType, priority: pushType == .background ? .conservesPower : .immediate,
-            collapseID: values.collapseID, encodedPayload: payload.canonicalEncoded())
-        return ComposedNotification(notification: notification, payload: payload.encoded(), pruning: pruning,
+            collapseID: values.collapseID, encodedPayload: encodings.sorted)
+        return ComposedNotification(notification: notification, payload: encodings.apns, pruning: pruning,
                                     problems: problems)
     }
 

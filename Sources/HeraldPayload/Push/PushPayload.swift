@@ -165,105 +165,132 @@ struct PushPayload {
         return size
     }
 
-    /// The payload as sent to APNs: keys in ``PayloadSlot`` order, `af` in the
-    /// subscription's order.
-    func encoded() -> [UInt8] {
-        written { payload, writer in payload.writeForAPNs(to: &writer) }
-    }
-
-    /// The payload as `WireCodec` writes it as a value (every object's keys sorted), for
-    /// `APNsPush(encodedPayload:)`.
-    func canonicalEncoded() -> [UInt8] {
-        written { payload, writer in payload.writeCanonical(to: &writer) }
-    }
-
-    private func written(_ body: (PushPayload, inout JSONWriter) -> Void) -> [UInt8] {
+    /// The payload as sent to APNs (keys in ``PayloadSlot`` order, `af` in the
+    /// subscription's order), and as `WireCodec` writes it as a value (every object's keys
+    /// sorted), for `APNsPush(encodedPayload:)`. Each value is escaped once: the sorted
+    /// encoding copies the values' bytes from the APNs one (only `af` is written again).
+    func encodings() -> (apns: [UInt8], sorted: [UInt8]) {
         let size = encodedSize
-        var writer = JSONWriter(capacity: size)
-        body(self, &writer)
-        assert(writer.bytes.count == size, "PushPayload: measured \(size) bytes, wrote \(writer.bytes.count)")
-        return writer.bytes
+        var pass = Pass(writer: JSONWriter(capacity: size), sorted: false,
+                        ranges: Array(repeating: 0..<0, count: entries.count), source: [])
+        writeForAPNs(&pass)
+        let apns = pass.writer.bytes
+        assert(apns.count == size, "PushPayload: measured \(size) bytes, wrote \(apns.count)")
+        pass = Pass(writer: JSONWriter(capacity: size), sorted: true, ranges: pass.ranges, source: apns)
+        writeSorted(&pass)
+        assert(pass.writer.bytes.count == size, "PushPayload: measured \(size) bytes, wrote \(pass.writer.bytes.count)")
+        return (apns, pass.writer.bytes)
+    }
+
+    /// One writing pass: in APNs order, noting where each slot's value went, or in sorted
+    /// order, copying those values from the APNs bytes.
+    private struct Pass {
+        var writer: JSONWriter
+        let sorted: Bool
+        /// By slot: the value's bytes in the APNs encoding.
+        var ranges: [Range<Int>]
+        /// The APNs encoding (in the sorted pass).
+        let source: [UInt8]
+
+        /// Writes a slot's value as the APNs pass wrote it.
+        mutating func copy(_ slot: Int) {
+            let range = ranges[slot]
+            let source = source
+            source.withUnsafeBufferPointer { writer.encoded(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
     }
 
     /// Writes one slot as a member when it has a value.
-    private func member(_ slot: PayloadSlot, sorted: Bool, _ writer: inout JSONWriter) {
+    private func member(_ slot: PayloadSlot, _ pass: inout Pass) {
         guard let value = entries[slot.rawValue].value else { return }
-        writer.plainKey(slot.key)
-        switch value {
-        case .text(let text): writer.string(text)
-        case .integer(let number): writer.integer(number)
-        case .texts(let texts): writer.strings(texts)
-        case .members(let members):
-            writer.beginObject()
-            if sorted {
+        pass.writer.plainKey(slot.key)
+        if pass.sorted {
+            if case .members(let members) = value {
+                pass.writer.beginObject()
                 for index in members.indices.sorted(by: { JSONWriter.precedes(members[$0].key, members[$1].key) }) {
-                    writer.key(members[index].key)
-                    writer.valueOrNull(members[index].value)
+                    pass.writer.key(members[index].key)
+                    pass.writer.valueOrNull(members[index].value)
                 }
+                pass.writer.endObject()
             } else {
-                for member in members {
-                    writer.key(member.key)
-                    writer.valueOrNull(member.value)
-                }
+                pass.copy(slot.rawValue)
             }
-            writer.endObject()
+            return
         }
+        let start = pass.writer.bytes.count
+        switch value {
+        case .text(let text): pass.writer.string(text)
+        case .integer(let number): pass.writer.integer(number)
+        case .texts(let texts): pass.writer.strings(texts)
+        case .members(let members):
+            pass.writer.beginObject()
+            for member in members {
+                pass.writer.key(member.key)
+                pass.writer.valueOrNull(member.value)
+            }
+            pass.writer.endObject()
+        }
+        pass.ranges[slot.rawValue] = start..<pass.writer.bytes.count
     }
 
-    private func writeForAPNs(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writeAPS(alertSlots: PayloadSlot.allCases[PayloadSlot.alertSlots],
-                 apsSlots: PayloadSlot.allCases[PayloadSlot.apsSlots], sorted: false, &writer)
-        writer.key("ck")
-        writer.beginObject()
-        for slot in PayloadSlot.allCases[PayloadSlot.ckSlots] { member(slot, sorted: false, &writer) }
-        writeKind(PayloadSlot.allCases[PayloadSlot.kindSlots], sorted: false, &writer)
-        writer.endObject()
-        writer.endObject()
+    private func writeForAPNs(_ pass: inout Pass) {
+        pass.writer.beginObject()
+        writeAPS(PayloadSlot.allCases[PayloadSlot.alertSlots], PayloadSlot.allCases[PayloadSlot.apsSlots], &pass)
+        pass.writer.key("ck")
+        pass.writer.beginObject()
+        for slot in PayloadSlot.allCases[PayloadSlot.ckSlots] { member(slot, &pass) }
+        writeKind(PayloadSlot.allCases[PayloadSlot.kindSlots], &pass)
+        pass.writer.endObject()
+        pass.writer.endObject()
     }
 
-    private func writeCanonical(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writeAPS(alertSlots: PayloadSlot.alertSlotsSorted[...], apsSlots: PayloadSlot.apsSlotsSorted[...], sorted: true,
-                 &writer)
-        writer.key("ck")
-        writer.beginObject()
+    private func writeSorted(_ pass: inout Pass) {
+        pass.writer.beginObject()
+        writeAPS(PayloadSlot.alertSlotsSorted[...], PayloadSlot.apsSlotsSorted[...], &pass)
+        pass.writer.key("ck")
+        pass.writer.beginObject()
         // ce < cid < ckuserid < fet < met < nid < p < qry
-        for slot in [PayloadSlot.ce, .cid, .ckuserid] { member(slot, sorted: true, &writer) }
-        if kind != .query { writeKind(PayloadSlot.kindSlotsSorted[...], sorted: true, &writer) }
-        member(.nid, sorted: true, &writer)
-        member(.pruned, sorted: true, &writer)
-        if kind == .query { writeKind(PayloadSlot.kindSlotsSorted[...], sorted: true, &writer) }
-        writer.endObject()
-        writer.endObject()
+        for slot in [PayloadSlot.ce, .cid, .ckuserid] { member(slot, &pass) }
+        if kind != .query { writeKind(PayloadSlot.kindSlotsSorted[...], &pass) }
+        member(.nid, &pass)
+        member(.pruned, &pass)
+        if kind == .query { writeKind(PayloadSlot.kindSlotsSorted[...], &pass) }
+        pass.writer.endObject()
+        pass.writer.endObject()
     }
 
-    /// `"aps":{…}`: the alert (a plain string when the body is its only key) and the other
-    /// `aps` slots, each group in the order given.
-    private func writeAPS(
-        alertSlots: ArraySlice<PayloadSlot>, apsSlots: ArraySlice<PayloadSlot>, sorted: Bool, _ writer: inout JSONWriter
-    ) {
-        writer.key("aps")
-        writer.beginObject()
-        if alertIsPlainBody, let body = text(of: .body) {
-            writer.key("alert")
-            writer.string(body)
+    /// `"aps":{…}`: the alert (the body as a plain string when it is the alert's only key)
+    /// and the other `aps` slots, each group in the order given.
+    private func writeAPS(_ alertSlots: ArraySlice<PayloadSlot>, _ apsSlots: ArraySlice<PayloadSlot>, _ pass: inout Pass) {
+        pass.writer.key("aps")
+        pass.writer.beginObject()
+        if alertIsPlainBody {
+            // The member's key is `alert`, its value the body's.
+            let body = PayloadSlot.body.rawValue
+            pass.writer.key("alert")
+            if pass.sorted {
+                pass.copy(body)
+            } else if let text = text(of: .body) {
+                let start = pass.writer.bytes.count
+                pass.writer.string(text)
+                pass.ranges[body] = start..<pass.writer.bytes.count
+            }
         } else if hasAlert {
-            writer.key("alert")
-            writer.beginObject()
-            for slot in alertSlots { member(slot, sorted: sorted, &writer) }
-            writer.endObject()
+            pass.writer.key("alert")
+            pass.writer.beginObject()
+            for slot in alertSlots { member(slot, &pass) }
+            pass.writer.endObject()
         }
-        for slot in apsSlots { member(slot, sorted: sorted, &writer) }
-        writer.endObject()
+        for slot in apsSlots { member(slot, &pass) }
+        pass.writer.endObject()
     }
 
     /// The kind dictionary (`qry`, `fet`, `met`) when it has a member, its slots in the order given.
-    private func writeKind(_ slots: ArraySlice<PayloadSlot>, sorted: Bool, _ writer: inout JSONWriter) {
+    private func writeKind(_ slots: ArraySlice<PayloadSlot>, _ pass: inout Pass) {
         guard hasKindMembers else { return }
-        writer.plainKey(kind.key)
-        writer.beginObject()
-        for slot in slots { member(slot, sorted: sorted, &writer) }
-        writer.endObject()
+        pass.writer.plainKey(kind.key)
+        pass.writer.beginObject()
+        for slot in slots { member(slot, &pass) }
+        pass.writer.endObject()
     }
 }
