@@ -1,8 +1,12 @@
 import HeraldModel
 
 /// An APNs payload (`aps` + `ck`, docs/cloudkit-behaviour.md §5) under construction: the value of every
-/// key and its encoded size, measured once, so that the payload's size is a sum while
-/// pruning, and the bytes are written once, into a buffer reserved at that size.
+/// key and the size of its encoding, so that the payload's size is a sum while pruning.
+///
+/// Sizes start as cheap upper bounds (every byte of a text escaped as `\u00xx`): a payload
+/// whose bound fits the limit — most of them — is never measured, its bytes are written
+/// once. Only a payload that may not fit is measured exactly (``measure()``), once, before
+/// pruning; from then on every size is exact.
 ///
 /// Written in two orders from the same values, without building a `JSONValue`: as sent to
 /// APNs (``encoded()``: the fixed key order of ``PayloadSlot``, `af` members in the
@@ -40,7 +44,8 @@ struct PushPayload {
         case members([(key: String, value: JSONValue)])
     }
 
-    /// One slot: its value and the size of its encoding (0 when absent).
+    /// One slot: its value and the size of its encoding, or an upper bound of it until
+    /// ``measure()`` (0 when absent).
     private struct Entry {
         var value: Value?
         var size = 0
@@ -48,6 +53,8 @@ struct PushPayload {
 
     let kind: Kind
     private var entries: [Entry]
+    /// Whether the sizes are exact (after ``measure()``) rather than upper bounds.
+    private(set) var isMeasured = false
 
     /// An empty payload of one kind.
     init(kind: Kind) {
@@ -84,7 +91,25 @@ struct PushPayload {
     /// Sets a string slot when the text is non-nil.
     mutating func set(_ slot: PayloadSlot, text: String?) {
         guard let text else { return }
-        entries[slot.rawValue] = Entry(value: .text(text), size: JSONWriter.stringSize(text))
+        entries[slot.rawValue] = Entry(value: .text(text), size: size(of: text))
+    }
+
+    /// The exact size of a text once measured, else an upper bound (`\u00xx` for every byte).
+    private func size(of text: String) -> Int {
+        isMeasured ? JSONWriter.stringSize(text) : 2 + 6 * text.utf8.count
+    }
+
+    /// Replaces every upper bound by the exact size.
+    mutating func measure() {
+        guard !isMeasured else { return }
+        isMeasured = true
+        for index in entries.indices {
+            switch entries[index].value {
+            case .text(let text)?: entries[index].size = JSONWriter.stringSize(text)
+            case .texts(let texts)?: entries[index].size = texts.reduce(1 + texts.count) { $0 + JSONWriter.stringSize($1) }
+            default: break
+            }
+        }
     }
 
     /// Sets an object slot whose members are written in the given order (`af`: the
@@ -99,8 +124,8 @@ struct PushPayload {
     /// Sets a string-array slot when the array is non-empty.
     mutating func set(_ slot: PayloadSlot, texts: [String]) {
         guard !texts.isEmpty else { return }
-        let size = texts.reduce(1 + texts.count) { $0 + JSONWriter.stringSize($1) }
-        entries[slot.rawValue] = Entry(value: .texts(texts), size: size)
+        let total = texts.reduce(1 + texts.count) { $0 + size(of: $1) }
+        entries[slot.rawValue] = Entry(value: .texts(texts), size: total)
     }
 
     /// Whether the alert is written as a plain string: the body is its only key.
@@ -127,8 +152,8 @@ struct PushPayload {
         hasAlert || has(.badge) || has(.sound)
     }
 
-    /// The size of the encoded payload in bytes (either order): a sum over the keys,
-    /// nothing is encoded.
+    /// The size of the encoded payload in bytes (either order), or an upper bound of it
+    /// until ``measure()``: a sum over the keys, nothing is encoded.
     var encodedSize: Int {
         // {"aps":{ … },"ck":{ … }}
         var size = 8 + 8 + 2
@@ -169,16 +194,19 @@ struct PushPayload {
     /// subscription's order), and as `WireCodec` writes it as a value (every object's keys
     /// sorted), for `APNsPush(encodedPayload:)`. Each value is escaped once: the sorted
     /// encoding copies the values' bytes from the APNs one (only `af` is written again).
-    func encodings() -> (apns: [UInt8], sorted: [UInt8]) {
+    ///
+    /// - Parameter maxBytes: the limit the payload was fitted into (caps the buffer reserved
+    ///   while sizes are upper bounds).
+    func encodings(maxBytes: Int) -> (apns: [UInt8], sorted: [UInt8]) {
         let size = encodedSize
-        var pass = Pass(writer: JSONWriter(capacity: size), sorted: false,
+        var pass = Pass(writer: JSONWriter(capacity: min(size, maxBytes)), sorted: false,
                         ranges: Array(repeating: 0..<0, count: entries.count), source: [])
         writeForAPNs(&pass)
         let apns = pass.writer.bytes
-        assert(apns.count == size, "PushPayload: measured \(size) bytes, wrote \(apns.count)")
-        pass = Pass(writer: JSONWriter(capacity: size), sorted: true, ranges: pass.ranges, source: apns)
+        assert(isMeasured ? apns.count == size : apns.count <= size, "PushPayload: sized \(size) bytes, wrote \(apns.count)")
+        pass = Pass(writer: JSONWriter(capacity: apns.count), sorted: true, ranges: pass.ranges, source: apns)
         writeSorted(&pass)
-        assert(pass.writer.bytes.count == size, "PushPayload: measured \(size) bytes, wrote \(pass.writer.bytes.count)")
+        assert(pass.writer.bytes.count == apns.count, "PushPayload: wrote \(apns.count) then \(pass.writer.bytes.count) bytes")
         return (apns, pass.writer.bytes)
     }
 
