@@ -93,14 +93,16 @@ public struct NotificationComposer: Sendable {
             notification.recordFields = Dictionary(desiredKeys, uniquingKeysWith: { first, _ in first })
         }
 
-        let pruning = try payload.fit(into: limits.maxBytes(voip: voip))
+        let maxBytes = limits.maxBytes(voip: voip)
+        let pruning = try payload.fit(into: maxBytes)
         notification.isPruned = !pruning.isEmpty
 
+        let encodings = payload.encodings(maxBytes: maxBytes)
         let pushType: APNsPush.PushType = voip ? .voip : payload.isVisible ? .alert : .background
         notification.apns = APNsPush(
             pushType: pushType, priority: pushType == .background ? .conservesPower : .immediate,
-            collapseID: values.collapseID, encodedPayload: payload.canonicalEncoded())
-        return ComposedNotification(notification: notification, payload: payload.encoded(), pruning: pruning,
+            collapseID: values.collapseID, encodedPayload: encodings.sorted)
+        return ComposedNotification(notification: notification, payload: encodings.apns, pruning: pruning,
                                     problems: problems)
     }
 

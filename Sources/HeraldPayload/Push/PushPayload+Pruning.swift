@@ -14,15 +14,18 @@ extension PushPayload {
     /// - Returns: what was dropped or shortened, in order.
     /// - Throws: `payload.tooLarge` when even `{"aps":{},"ck":{"nid":…,"p":1}}` exceeds `limit`.
     mutating func fit(into limit: Int) throws(PayloadError) -> [PruningStep] {
+        // Within the limit even by the upper bounds: nothing to measure.
+        guard encodedSize > limit else { return [] }
+        measure()
         var size = encodedSize
         guard size > limit else { return [] }
         set(.pruned, integer: 1)
         var steps: [PruningStep] = []
         for field in PayloadField.allCases {
-            size = encodedSize
-            if size <= limit { break }
             let present = field.slots.filter(has)
             guard !present.isEmpty else { continue }
+            size = encodedSize
+            if size <= limit { break }
             if field.isShortenable, let slot = present.first, let text = text(of: slot) {
                 let budget = encodedSize(of: slot) - (size - limit)
                 if let shorter = text.shortened(toJSONBytes: budget) {

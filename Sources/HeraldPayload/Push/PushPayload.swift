@@ -1,8 +1,12 @@
 import HeraldModel
 
 /// An APNs payload (`aps` + `ck`, docs/cloudkit-behaviour.md §5) under construction: the value of every
-/// key and its encoded size, measured once, so that the payload's size is a sum while
-/// pruning, and the bytes are written once, into a buffer reserved at that size.
+/// key and the size of its encoding, so that the payload's size is a sum while pruning.
+///
+/// Sizes start as cheap upper bounds (every byte of a text escaped as `\u00xx`): a payload
+/// whose bound fits the limit — most of them — is never measured, its bytes are written
+/// once. Only a payload that may not fit is measured exactly (``measure()``), once, before
+/// pruning; from then on every size is exact.
 ///
 /// Written in two orders from the same values, without building a `JSONValue`: as sent to
 /// APNs (``encoded()``: the fixed key order of ``PayloadSlot``, `af` members in the
@@ -40,7 +44,8 @@ struct PushPayload {
         case members([(key: String, value: JSONValue)])
     }
 
-    /// One slot: its value and the size of its encoding (0 when absent).
+    /// One slot: its value and the size of its encoding, or an upper bound of it until
+    /// ``measure()`` (0 when absent).
     private struct Entry {
         var value: Value?
         var size = 0
@@ -48,6 +53,8 @@ struct PushPayload {
 
     let kind: Kind
     private var entries: [Entry]
+    /// Whether the sizes are exact (after ``measure()``) rather than upper bounds.
+    private(set) var isMeasured = false
 
     /// An empty payload of one kind.
     init(kind: Kind) {
@@ -84,7 +91,25 @@ struct PushPayload {
     /// Sets a string slot when the text is non-nil.
     mutating func set(_ slot: PayloadSlot, text: String?) {
         guard let text else { return }
-        entries[slot.rawValue] = Entry(value: .text(text), size: JSONWriter.stringSize(text))
+        entries[slot.rawValue] = Entry(value: .text(text), size: size(of: text))
+    }
+
+    /// The exact size of a text once measured, else an upper bound (`\u00xx` for every byte).
+    private func size(of text: String) -> Int {
+        isMeasured ? JSONWriter.stringSize(text) : 2 + 6 * text.utf8.count
+    }
+
+    /// Replaces every upper bound by the exact size.
+    mutating func measure() {
+        guard !isMeasured else { return }
+        isMeasured = true
+        for index in entries.indices {
+            switch entries[index].value {
+            case .text(let text)?: entries[index].size = JSONWriter.stringSize(text)
+            case .texts(let texts)?: entries[index].size = texts.reduce(1 + texts.count) { $0 + JSONWriter.stringSize($1) }
+            default: break
+            }
+        }
     }
 
     /// Sets an object slot whose members are written in the given order (`af`: the
@@ -99,8 +124,8 @@ struct PushPayload {
     /// Sets a string-array slot when the array is non-empty.
     mutating func set(_ slot: PayloadSlot, texts: [String]) {
         guard !texts.isEmpty else { return }
-        let size = texts.reduce(1 + texts.count) { $0 + JSONWriter.stringSize($1) }
-        entries[slot.rawValue] = Entry(value: .texts(texts), size: size)
+        let total = texts.reduce(1 + texts.count) { $0 + size(of: $1) }
+        entries[slot.rawValue] = Entry(value: .texts(texts), size: total)
     }
 
     /// Whether the alert is written as a plain string: the body is its only key.
@@ -127,8 +152,8 @@ struct PushPayload {
         hasAlert || has(.badge) || has(.sound)
     }
 
-    /// The size of the encoded payload in bytes (either order): a sum over the keys,
-    /// nothing is encoded.
+    /// The size of the encoded payload in bytes (either order), or an upper bound of it
+    /// until ``measure()``: a sum over the keys, nothing is encoded.
     var encodedSize: Int {
         // {"aps":{ … },"ck":{ … }}
         var size = 8 + 8 + 2
@@ -165,105 +190,135 @@ struct PushPayload {
         return size
     }
 
-    /// The payload as sent to APNs: keys in ``PayloadSlot`` order, `af` in the
-    /// subscription's order.
-    func encoded() -> [UInt8] {
-        written { payload, writer in payload.writeForAPNs(to: &writer) }
-    }
-
-    /// The payload as `WireCodec` writes it as a value (every object's keys sorted), for
-    /// `APNsPush(encodedPayload:)`.
-    func canonicalEncoded() -> [UInt8] {
-        written { payload, writer in payload.writeCanonical(to: &writer) }
-    }
-
-    private func written(_ body: (PushPayload, inout JSONWriter) -> Void) -> [UInt8] {
+    /// The payload as sent to APNs (keys in ``PayloadSlot`` order, `af` in the
+    /// subscription's order), and as `WireCodec` writes it as a value (every object's keys
+    /// sorted), for `APNsPush(encodedPayload:)`. Each value is escaped once: the sorted
+    /// encoding copies the values' bytes from the APNs one (only `af` is written again).
+    ///
+    /// - Parameter maxBytes: the limit the payload was fitted into (caps the buffer reserved
+    ///   while sizes are upper bounds).
+    func encodings(maxBytes: Int) -> (apns: [UInt8], sorted: [UInt8]) {
         let size = encodedSize
-        var writer = JSONWriter(capacity: size)
-        body(self, &writer)
-        assert(writer.bytes.count == size, "PushPayload: measured \(size) bytes, wrote \(writer.bytes.count)")
-        return writer.bytes
+        var pass = Pass(writer: JSONWriter(capacity: min(size, maxBytes)), sorted: false,
+                        ranges: Array(repeating: 0..<0, count: entries.count), source: [])
+        writeForAPNs(&pass)
+        let apns = pass.writer.bytes
+        assert(isMeasured ? apns.count == size : apns.count <= size, "PushPayload: sized \(size) bytes, wrote \(apns.count)")
+        pass = Pass(writer: JSONWriter(capacity: apns.count), sorted: true, ranges: pass.ranges, source: apns)
+        writeSorted(&pass)
+        assert(pass.writer.bytes.count == apns.count, "PushPayload: wrote \(apns.count) then \(pass.writer.bytes.count) bytes")
+        return (apns, pass.writer.bytes)
+    }
+
+    /// One writing pass: in APNs order, noting where each slot's value went, or in sorted
+    /// order, copying those values from the APNs bytes.
+    private struct Pass {
+        var writer: JSONWriter
+        let sorted: Bool
+        /// By slot: the value's bytes in the APNs encoding.
+        var ranges: [Range<Int>]
+        /// The APNs encoding (in the sorted pass).
+        let source: [UInt8]
+
+        /// Writes a slot's value as the APNs pass wrote it.
+        mutating func copy(_ slot: Int) {
+            let range = ranges[slot]
+            let source = source
+            source.withUnsafeBufferPointer { writer.encoded(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
     }
 
     /// Writes one slot as a member when it has a value.
-    private func member(_ slot: PayloadSlot, sorted: Bool, _ writer: inout JSONWriter) {
+    private func member(_ slot: PayloadSlot, _ pass: inout Pass) {
         guard let value = entries[slot.rawValue].value else { return }
-        writer.plainKey(slot.key)
-        switch value {
-        case .text(let text): writer.string(text)
-        case .integer(let number): writer.integer(number)
-        case .texts(let texts): writer.strings(texts)
-        case .members(let members):
-            writer.beginObject()
-            if sorted {
+        pass.writer.plainKey(slot.key)
+        if pass.sorted {
+            if case .members(let members) = value {
+                pass.writer.beginObject()
                 for index in members.indices.sorted(by: { JSONWriter.precedes(members[$0].key, members[$1].key) }) {
-                    writer.key(members[index].key)
-                    writer.valueOrNull(members[index].value)
+                    pass.writer.key(members[index].key)
+                    pass.writer.valueOrNull(members[index].value)
                 }
+                pass.writer.endObject()
             } else {
-                for member in members {
-                    writer.key(member.key)
-                    writer.valueOrNull(member.value)
-                }
+                pass.copy(slot.rawValue)
             }
-            writer.endObject()
+            return
         }
+        let start = pass.writer.bytes.count
+        switch value {
+        case .text(let text): pass.writer.string(text)
+        case .integer(let number): pass.writer.integer(number)
+        case .texts(let texts): pass.writer.strings(texts)
+        case .members(let members):
+            pass.writer.beginObject()
+            for member in members {
+                pass.writer.key(member.key)
+                pass.writer.valueOrNull(member.value)
+            }
+            pass.writer.endObject()
+        }
+        pass.ranges[slot.rawValue] = start..<pass.writer.bytes.count
     }
 
-    private func writeForAPNs(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writeAPS(alertSlots: PayloadSlot.allCases[PayloadSlot.alertSlots],
-                 apsSlots: PayloadSlot.allCases[PayloadSlot.apsSlots], sorted: false, &writer)
-        writer.key("ck")
-        writer.beginObject()
-        for slot in PayloadSlot.allCases[PayloadSlot.ckSlots] { member(slot, sorted: false, &writer) }
-        writeKind(PayloadSlot.allCases[PayloadSlot.kindSlots], sorted: false, &writer)
-        writer.endObject()
-        writer.endObject()
+    private func writeForAPNs(_ pass: inout Pass) {
+        pass.writer.beginObject()
+        writeAPS(PayloadSlot.allCases[PayloadSlot.alertSlots], PayloadSlot.allCases[PayloadSlot.apsSlots], &pass)
+        pass.writer.key("ck")
+        pass.writer.beginObject()
+        for slot in PayloadSlot.allCases[PayloadSlot.ckSlots] { member(slot, &pass) }
+        writeKind(PayloadSlot.allCases[PayloadSlot.kindSlots], &pass)
+        pass.writer.endObject()
+        pass.writer.endObject()
     }
 
-    private func writeCanonical(to writer: inout JSONWriter) {
-        writer.beginObject()
-        writeAPS(alertSlots: PayloadSlot.alertSlotsSorted[...], apsSlots: PayloadSlot.apsSlotsSorted[...], sorted: true,
-                 &writer)
-        writer.key("ck")
-        writer.beginObject()
+    private func writeSorted(_ pass: inout Pass) {
+        pass.writer.beginObject()
+        writeAPS(PayloadSlot.alertSlotsSorted[...], PayloadSlot.apsSlotsSorted[...], &pass)
+        pass.writer.key("ck")
+        pass.writer.beginObject()
         // ce < cid < ckuserid < fet < met < nid < p < qry
-        for slot in [PayloadSlot.ce, .cid, .ckuserid] { member(slot, sorted: true, &writer) }
-        if kind != .query { writeKind(PayloadSlot.kindSlotsSorted[...], sorted: true, &writer) }
-        member(.nid, sorted: true, &writer)
-        member(.pruned, sorted: true, &writer)
-        if kind == .query { writeKind(PayloadSlot.kindSlotsSorted[...], sorted: true, &writer) }
-        writer.endObject()
-        writer.endObject()
+        for slot in [PayloadSlot.ce, .cid, .ckuserid] { member(slot, &pass) }
+        if kind != .query { writeKind(PayloadSlot.kindSlotsSorted[...], &pass) }
+        member(.nid, &pass)
+        member(.pruned, &pass)
+        if kind == .query { writeKind(PayloadSlot.kindSlotsSorted[...], &pass) }
+        pass.writer.endObject()
+        pass.writer.endObject()
     }
 
-    /// `"aps":{…}`: the alert (a plain string when the body is its only key) and the other
-    /// `aps` slots, each group in the order given.
-    private func writeAPS(
-        alertSlots: ArraySlice<PayloadSlot>, apsSlots: ArraySlice<PayloadSlot>, sorted: Bool, _ writer: inout JSONWriter
-    ) {
-        writer.key("aps")
-        writer.beginObject()
-        if alertIsPlainBody, let body = text(of: .body) {
-            writer.key("alert")
-            writer.string(body)
+    /// `"aps":{…}`: the alert (the body as a plain string when it is the alert's only key)
+    /// and the other `aps` slots, each group in the order given.
+    private func writeAPS(_ alertSlots: ArraySlice<PayloadSlot>, _ apsSlots: ArraySlice<PayloadSlot>, _ pass: inout Pass) {
+        pass.writer.key("aps")
+        pass.writer.beginObject()
+        if alertIsPlainBody {
+            // The member's key is `alert`, its value the body's.
+            let body = PayloadSlot.body.rawValue
+            pass.writer.key("alert")
+            if pass.sorted {
+                pass.copy(body)
+            } else if let text = text(of: .body) {
+                let start = pass.writer.bytes.count
+                pass.writer.string(text)
+                pass.ranges[body] = start..<pass.writer.bytes.count
+            }
         } else if hasAlert {
-            writer.key("alert")
-            writer.beginObject()
-            for slot in alertSlots { member(slot, sorted: sorted, &writer) }
-            writer.endObject()
+            pass.writer.key("alert")
+            pass.writer.beginObject()
+            for slot in alertSlots { member(slot, &pass) }
+            pass.writer.endObject()
         }
-        for slot in apsSlots { member(slot, sorted: sorted, &writer) }
-        writer.endObject()
+        for slot in apsSlots { member(slot, &pass) }
+        pass.writer.endObject()
     }
 
     /// The kind dictionary (`qry`, `fet`, `met`) when it has a member, its slots in the order given.
-    private func writeKind(_ slots: ArraySlice<PayloadSlot>, sorted: Bool, _ writer: inout JSONWriter) {
+    private func writeKind(_ slots: ArraySlice<PayloadSlot>, _ pass: inout Pass) {
         guard hasKindMembers else { return }
-        writer.plainKey(kind.key)
-        writer.beginObject()
-        for slot in slots { member(slot, sorted: sorted, &writer) }
-        writer.endObject()
+        pass.writer.plainKey(kind.key)
+        pass.writer.beginObject()
+        for slot in slots { member(slot, &pass) }
+        pass.writer.endObject()
     }
 }
