@@ -23,6 +23,7 @@ public struct MatchProcessor: StageProcessor {
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
         await table.waitUntilReady()
         let codec = WireCodec()
+        var writer = JSONWriter(capacity: 2048)
         return StageResult.each(batch) { message throws(Rejection.Reason) in
             guard let value = message.value else { throw .invalid("a record change cannot be null") }
             guard value.count <= maxChangeBytes else {
@@ -36,7 +37,7 @@ public struct MatchProcessor: StageProcessor {
             }
             var outputs: [OutgoingMessage] = []
             for match in table.matches(for: change) {
-                guard let encoded = try? codec.encode(match) else {
+                guard let encoded = try? codec.encode(match, reusing: &writer) else {
                     throw .invalid("match for subscription \(match.subscription.subscriptionID) could not be encoded")
                 }
                 outputs.append(OutgoingMessage(topic: matchesTopic, key: match.partitionKey, value: encoded))
