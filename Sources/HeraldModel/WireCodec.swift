@@ -83,6 +83,14 @@ public struct WireCodec: Sendable {
         return writer.data
     }
 
+    /// Encodes as `encode(_:)` does, in `writer`'s buffer (emptied first): for per-message
+    /// loops, which then allocate only the returned `Data`.
+    public func encode<T: WireEncodable>(_ value: T, reusing writer: inout JSONWriter) throws(ModelError) -> Data {
+        writer.removeAll()
+        try value.write(to: &writer)
+        return writer.data
+    }
+
     /// Encodes through Foundation's `JSONEncoder`, even when the type has a fast writer: the
     /// reference the fast writers are tested against.
     /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).

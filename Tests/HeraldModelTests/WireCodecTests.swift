@@ -39,6 +39,19 @@ struct WireCodecTests {
         #expect(String(decoding: withSlash, as: UTF8.self) == #""a/b""#)
     }
 
+    @Test("a writer reused across messages gives each the bytes of a fresh encode, also after a failed one")
+    func reusedWriter() throws {
+        let change = try Fixtures.decode(RecordChange.self, Fixtures.recordChange)
+        let subscription = try Fixtures.decode(Subscription.self, Fixtures.subscription)
+        var broken = change
+        broken.fields["x"] = .double(.nan)
+        var writer = JSONWriter(capacity: 16)
+        #expect(try Fixtures.codec.encode(change, reusing: &writer) == Fixtures.codec.encode(change))
+        #expect(throws: ModelError.self) { try Fixtures.codec.encode(broken, reusing: &writer) }
+        #expect(try Fixtures.codec.encode(subscription, reusing: &writer) == Fixtures.codec.encode(subscription))
+        #expect(try Fixtures.codec.encode(change, reusing: &writer) == Fixtures.codec.encode(change))
+    }
+
     @Test("a non-finite double cannot be encoded and the error says where")
     func nonFinite() throws {
         do {

@@ -26,6 +26,13 @@ public struct JSONWriter: Sendable {
     /// The JSON written so far.
     public var data: Data { Data(bytes) }
 
+    /// Forgets what was written, keeping the buffer: a writer reused for every message of a
+    /// batch allocates its buffer once instead of per message.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
     /// Starts an object.
     public mutating func beginObject() {
         separate()

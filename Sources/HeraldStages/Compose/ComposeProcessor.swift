@@ -68,6 +68,7 @@ public final class ComposeProcessor: StageProcessor {
         await users.gate.wait()
         let time = now()
         let codec = WireCodec()
+        var writer = JSONWriter(capacity: 2048)
         var staged = states.batch()
         func state(_ recipient: String) -> UserStreamState {
             staged[recipient] ?? UserStreamState(recipient: recipient)
@@ -92,7 +93,7 @@ public final class ComposeProcessor: StageProcessor {
             var outputs = try badgeMessages(from: state(input.recipient), to: user, partition: partition)
             if case .notification(let composed) = outcome {
                 report(composed)
-                guard let encoded = try? codec.encode(composed.notification) else {
+                guard let encoded = try? codec.encode(composed.notification, reusing: &writer) else {
                     throw .invalid("notification \(composed.notification.notificationID) could not be encoded")
                 }
                 outputs.append(OutgoingMessage(topic: topics.notifications, key: input.recipient, value: encoded))

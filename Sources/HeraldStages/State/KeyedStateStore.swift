@@ -11,7 +11,7 @@ public protocol KeyedState: Codable, Sendable {
     /// The state as its changelog value. Default: `WireCodec`'s fast writer for a
     /// `WireEncodable` state (chosen when the conformance is declared, so the per-user loop
     /// of `changelogMessages` makes no dynamic cast), else its Codable encoding.
-    func changelogValue(_ codec: WireCodec) throws(ModelError) -> Data
+    func changelogValue(_ codec: WireCodec, reusing writer: inout JSONWriter) throws(ModelError) -> Data
 }
 
 /// The state per key of the partitions a stateful stage owns — the one machinery of the
@@ -70,10 +70,11 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
     ///   would be restored stale after a restart); the batch is retried, loudly.
     public func changelogMessages(_ batch: StagedStates<State>) throws(PipelineError) -> [OutgoingMessage] {
         let codec = WireCodec()
+        var writer = JSONWriter(capacity: 4096)
         var messages: [OutgoingMessage] = []
         for (key, entry) in batch.staged.sorted(by: { $0.key < $1.key }) {
             let value: Data
-            do { value = try entry.state.changelogValue(codec) } catch {
+            do { value = try entry.state.changelogValue(codec, reusing: &writer) } catch {
                 throw PipelineError(code: .restore, reason: "the state of \(key) does not encode: \(error)", location: topic)
             }
             messages.append(OutgoingMessage(topic: topic, partition: entry.partition, key: key, value: value))
