@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "HeraldPayload", dependencies: ["HeraldModel", "CICU"]),
         .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
+        // Push rules without I/O: requests, provider answers → actions, device registry rules.
+        .target(name: "HeraldPush", dependencies: ["HeraldModel"]),
         .target(
             name: "HeraldScheduler",
             dependencies: ["HeraldModel", .product(name: "HeapModule", package: "swift-collections")]
@@ -195,6 +197,7 @@ let package = Package(
         .testTarget(
             name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldPredicate", "HeraldModel", "HeraldTestSupport"]
         ),
+        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
