@@ -75,6 +75,7 @@ let package = Package(
                 "HeraldPayload",
                 "HeraldReader",
                 "HeraldScheduler",
+                "HeraldPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -101,6 +102,7 @@ let package = Package(
                 "HeraldScheduler",
                 "HeraldAssets",
                 "HeraldReader",
+                "HeraldPush",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -119,6 +121,7 @@ let package = Package(
                 "HeraldDelivery",
                 "HeraldReader",
                 "HeraldAPI",
+                "HeraldPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -160,6 +163,7 @@ let package = Package(
                 "HeraldAssets",
                 "HeraldReader",
                 "HeraldAPI",
+                "HeraldPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -213,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
-                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler", "HeraldTestSupport",
+                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler", "HeraldTestSupport", "HeraldPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -221,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "HeraldStagesTests",
             dependencies: [
-                "HeraldApp", "HeraldStages", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
+                "HeraldApp", "HeraldStages", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI", "HeraldPush",
                 "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
