@@ -222,4 +222,22 @@ struct PushActionRowTests {
         #expect(reasons[1].contains("INVALID_FIELD topic"))
         #expect(reasons[2].contains("belongs on partition"))
     }
+
+    @Test("a notification read while its push waits for a retry is not pushed again")
+    func readWhilePending() async throws {
+        let stage = processor()
+        let token = PushMessages.apnsToken(13)
+        try await feed(stage, [try messages.record(PushMessages.device(token))])
+        transport.script(token, .rejected(status: 503, reason: "ServiceUnavailable", timestamp: nil, retryAfterSeconds: 1))
+        try await feed(stage, [try messages.record(PushMessages.notification("n1"))], from: 3)
+        #expect(stage.state(of: "_u1")?.pending.count == 1)
+        let read = NotificationRead(recipient: "_u1", containerIdentifier: PushMessages.container, notificationIDs: ["n1"], readAt: 1)
+        try await feed(stage, [OutgoingMessage(
+            topic: catalog.names.notificationReads, partition: messages.partition(of: "_u1"), key: "_u1",
+            value: try WireCodec().encode(read))], from: 4)
+        #expect(stage.state(of: "_u1")?.pending.isEmpty == true)
+        clock.advance(by: 5_000)
+        _ = try await tick(stage)
+        #expect(transport.pushes(to: token) == ["n1"])
+    }
 }
