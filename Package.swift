@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "HeraldPayload", dependencies: ["HeraldModel", "CICU"]),
         .target(name: "HeraldMatcher", dependencies: ["HeraldPredicate", "HeraldModel"]),
         .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
+        // Push rules without I/O: requests, provider answers → actions, device registry rules.
+        .target(name: "HeraldPush", dependencies: ["HeraldModel"]),
         .target(
             name: "HeraldScheduler",
             dependencies: ["HeraldModel", .product(name: "HeapModule", package: "swift-collections")]
@@ -73,6 +75,7 @@ let package = Package(
                 "HeraldPayload",
                 "HeraldReader",
                 "HeraldScheduler",
+                "HeraldPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -99,6 +102,7 @@ let package = Package(
                 "HeraldScheduler",
                 "HeraldAssets",
                 "HeraldReader",
+                "HeraldPush",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -117,6 +121,7 @@ let package = Package(
                 "HeraldDelivery",
                 "HeraldReader",
                 "HeraldAPI",
+                "HeraldPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -158,6 +163,7 @@ let package = Package(
                 "HeraldAssets",
                 "HeraldReader",
                 "HeraldAPI",
+                "HeraldPush",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -195,6 +201,7 @@ let package = Package(
         .testTarget(
             name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldPredicate", "HeraldModel", "HeraldTestSupport"]
         ),
+        .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
@@ -210,7 +217,7 @@ let package = Package(
         .testTarget(
             name: "HeraldAPITests",
             dependencies: [
-                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler", "HeraldTestSupport",
+                "HeraldAPI", "HeraldReader", "HeraldModel", "HeraldMatcher", "HeraldScheduler", "HeraldTestSupport", "HeraldPush",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -218,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "HeraldStagesTests",
             dependencies: [
-                "HeraldApp", "HeraldStages", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI",
+                "HeraldApp", "HeraldStages", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI", "HeraldPush",
                 "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -354,6 +354,10 @@ t "run: --brokers without a token key, before Kafka" 2 empty "has:--token-key (o
   run --brokers 127.0.0.1:1 --stages reader --jwt-secret "$SECRET" --http-port 0
 t "run: a short JWT secret, before Kafka" 2 empty "has:--jwt-secret" \
   run --brokers 127.0.0.1:1 --stages reader --token-key "$KEY" --jwt-secret short --http-port 0
+t "run: the push stage without credentials, before Kafka" 2 empty "has:--stages push: the push stage needs provider credentials: --apns-key-file" \
+  run --brokers 127.0.0.1:1 --stages push --token-key "$KEY" --jwt-secret "$SECRET" --http-port 0
+t "run: incomplete APNs credentials name the missing flags" 2 empty "has:missing --apns-team-id, --apns-key-id" \
+  run --brokers 127.0.0.1:1 --stages push --apns-key-file /nonexistent.p8 --http-port 0
 t "run: --shutdown-timeout under a second" 64 empty "has:--shutdown-timeout must be at least 1s" \
   run --shutdown-timeout 500ms
 
@@ -392,6 +396,26 @@ t "dead-letters list: needs --brokers" 64 empty "has:dead-letters list\` needs a
   dead-letters list --stage match
 t "dead-letters replay: needs --brokers" 64 empty "has:dead-letters replay\` needs a running cluster" \
   dead-letters replay --dry-run
+
+# --- devices: checked before the API is contacted (127.0.0.1:1 has no server) -----------
+D="devices put --server http://127.0.0.1:1 --user _u1 --container iCloud.com.example.notes"
+HEX64=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+t "devices put: an APNs token that is not hex names --token" 2 empty \
+  "text:error: --token: an APNs device token is hexadecimal digits only" \
+  $D --token not-hex --platform apns --environment production --topic com.example.notes
+t "devices put: a short APNs token names --token and the count" 2 empty \
+  "text:error: --token: an APNs device token has an even number of 64 to 200 hex digits, not 6" \
+  $D --token abcdef --platform apns --environment production --topic com.example.notes
+t "devices put: an APNs device without its bundle ID names --topic" 2 empty \
+  "text:error: --topic: an APNs device needs its app's bundle ID (apns-topic)" \
+  $D --token $HEX64 --platform apns --environment production
+t "devices put: an unknown platform" 2 empty "text:error: --platform: expected apns or fcm, got 'webpush'" \
+  $D --token $HEX64 --platform webpush
+t "devices put: an FCM token with a space names --token" 2 empty \
+  "text:error: --token: an FCM registration token has only letters, digits, '-', '_' and ':'" \
+  $D --token "$HEX64 $HEX64" --platform fcm
+t "devices list: an unreachable server is one line, exit 1" 1 empty "re:^error: .*127.0.0.1:1" \
+  devices list --server http://127.0.0.1:1 --user _u1 --container iCloud.com.example.notes
 
 # --- bad input (issue 11 §6) -------------------------------------------------------------
 t "--version prints the version" 0 "re:^[0-9]+\.[0-9]+\.[0-9]+" empty --version

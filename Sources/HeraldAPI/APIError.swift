@@ -57,6 +57,9 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         /// region together, a repeat under a minute, an unknown time zone, `null` or `aps`
         /// in `userInfo`, a payload too large…).
         public static let invalidSchedule = Code("INVALID_SCHEDULE", status: 400)
+        /// 400: the device registration is well-formed JSON but not a valid device (a token
+        /// not of its platform's shape, an APNs device without `environment` or `topic`…).
+        public static let invalidDevice = Code("INVALID_DEVICE", status: 400)
         /// 500: the server failed; details are logged, not returned.
         public static let internalError = Code("INTERNAL_ERROR", status: 500)
         /// 503: the request could not be handed to Kafka (or too many event streams are
@@ -68,7 +71,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         static let known: [Code] = [
             .authenticationRequired, .authenticationFailed, .accessDenied, .badRequest, .notFound,
             .methodNotAllowed, .duplicateSubscription, .changeTokenExpired, .requestTooLarge, .uriTooLong,
-            .invalidSubscription, .invalidPredicate, .invalidSchedule, .internalError, .serviceUnavailable,
+            .invalidSubscription, .invalidPredicate, .invalidSchedule, .invalidDevice, .internalError, .serviceUnavailable,
             .invalidConfiguration,
         ]
 

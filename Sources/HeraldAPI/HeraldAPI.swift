@@ -12,7 +12,7 @@ import Hummingbird
 /// `ScheduleDirectory`, notifications come from the reader's `NotificationStore`.
 ///
 /// One route collection per resource (`NotificationRoutes`, `StreamRoutes`, `BadgeRoutes`,
-/// `SubscriptionRoutes`, `ScheduleRoutes`, `LocationRoutes`), on a `HeraldRequestContext`.
+/// `SubscriptionRoutes`, `ScheduleRoutes`, `LocationRoutes`, `DeviceRoutes`), on a `HeraldRequestContext`.
 /// Every `/v1` route is behind `AuthenticationMiddleware`: `Authorization: Bearer <JWT>`
 /// whose `cid` is the path's container; `sub` is who asks. Errors are `APIError`s, answered
 /// as JSON `{"serverErrorCode", "reason", "uuid"}` (`APIErrorMiddleware`). The routes and
@@ -27,6 +27,8 @@ public struct HeraldAPI: Sendable {
     let authenticator: APIAuthenticator
     let limits: APILimits
     let clock: APIClock
+    /// Push devices; `nil`: the `devices` routes are not served.
+    let devices: (any DeviceRegistry)?
 
     /// Creates the API.
     /// - Parameters:
@@ -40,13 +42,17 @@ public struct HeraldAPI: Sendable {
     ///   - notifier: wakes event streams; the reader service feeds it.
     ///   - authenticator: checks bearer tokens.
     ///   - limits: body size, heartbeat, stream bounds.
+    ///   - devices: where push devices are registered, listed and removed; `nil`: no
+    ///     `devices` routes.
     ///   - now: the clock for `readAt`, `requestedAt`, a schedule's `createdAt` and the 64
     ///     limit, and a location's default `timestamp`.
     public init(
         store: NotificationStore, badges: any BadgeReading, publisher: any HeraldPublisher,
         directory: any SubscriptionDirectory, schedules: any ScheduleDirectory, notifier: StreamNotifier,
-        authenticator: APIAuthenticator, limits: APILimits = APILimits(), now: @escaping @Sendable () -> Date = { Date() }
+        authenticator: APIAuthenticator, limits: APILimits = APILimits(), devices: (any DeviceRegistry)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.devices = devices
         self.store = store
         self.badges = badges
         self.publisher = publisher
@@ -70,7 +76,7 @@ public struct HeraldAPI: Sendable {
     /// The resources' route collections and the paths they are mounted at, under
     /// `containerPath`.
     var resources: [(path: RouterPath, routes: RouteCollection<HeraldRequestContext>)] {
-        [
+        var resources: [(path: RouterPath, routes: RouteCollection<HeraldRequestContext>)] = [
             ("notifications", NotificationRoutes(store: store, publisher: publisher, bodies: bodies, clock: clock).collection),
             ("notifications", streams.collection),
             ("badge", BadgeRoutes(badges: badges, publisher: publisher, bodies: bodies, clock: clock).collection),
@@ -78,6 +84,10 @@ public struct HeraldAPI: Sendable {
             ("schedules", ScheduleRoutes(schedules: schedules, publisher: publisher, bodies: bodies, clock: clock).collection),
             ("locations", LocationRoutes(publisher: publisher, bodies: bodies, clock: clock).collection),
         ]
+        if let devices {
+            resources.append(("devices", DeviceRoutes(registry: devices, bodies: bodies, clock: clock).collection))
+        }
+        return resources
     }
 
     /// How request bodies are read, within `limits`.

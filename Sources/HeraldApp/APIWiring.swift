@@ -9,7 +9,7 @@ import ServiceLifecycle
 extension StageFactory {
     /// The HTTP API (docs/ARCHITECTURE.md §7) of a process that runs the reader: adds its
     /// routes to `router` and returns the services it needs besides the HTTP server — the
-    /// schedule table's follower and the stream closer.
+    /// schedule and device tables' followers and the stream closer.
     func makeAPI(
         on router: Router<BasicRequestContext>, store: NotificationStore, table: SubscriptionTable, notifier: StreamNotifier
     ) async throws -> [any Service] {
@@ -19,6 +19,11 @@ extension StageFactory {
             name: "api-schedules", consumer: "api-schedules", topic: TopicCatalog.schedules, deadLetterStage: "api.schedules",
             context: context, onReady: { schedules.gate.open() },
             apply: { message throws(Rejection.Reason) in try schedules.apply(message) }))
+        let devices = DeviceTable(rules: configuration.push.settings.rules)
+        services.append(try CompactedTopicFollower(
+            name: "api-devices", consumer: "api-devices", topic: TopicCatalog.devices, deadLetterStage: "api.devices",
+            context: context, onReady: { devices.gate.open() },
+            apply: { message throws(Rejection.Reason) in try devices.apply(message) }))
         guard let jwtSecret = configuration.jwtSecret else { throw HeraldAppError(setting: .jwtSecret, reason: "is required to run the API") }
         if jwtSecret.isDevelopment {
             context.logger.warning("API bearer tokens use the development secret; set --jwt-secret or $HERALD_JWT_SECRET")
@@ -32,7 +37,8 @@ extension StageFactory {
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store),
             publisher: KafkaHeraldPublisher(producer: context.producer, catalog: context.catalog, table: table, schedules: schedules),
-            directory: table, schedules: schedules, notifier: notifier, authenticator: authenticator)
+            directory: table, schedules: schedules, notifier: notifier, authenticator: authenticator,
+            devices: KafkaDeviceRegistry(producer: context.producer, catalog: context.catalog, table: devices))
         api.addRoutes(to: router)
         return services
     }

@@ -27,6 +27,8 @@ public enum HeraldApp {
         logger: Logger
     ) async throws -> HeraldRuntime {
         let deadline = ShutdownDeadline(timeout: configuration.shutdownTimeout, logger: logger, exit: configuration.exit)
+        // Before Kafka is contacted: a push stage without credentials is a setting to fix, not a retry.
+        if configuration.stages.contains(.push) { try configuration.push.check() }
         let ensured = try await environment.ensureTopics(catalog)
         logger.info("topics ready", metadata: [
             "count": .stringConvertible(ensured.count), "created": .stringConvertible(ensured.filter(\.created).count),
@@ -49,6 +51,7 @@ public enum HeraldApp {
         if stages.contains(.compose) { services += try factory.makeCompose() }
         if stages.contains(.schedule) { services += try factory.makeSchedule() }
         if stages.contains(.assets) { services += try factory.makeAssets() }
+        if stages.contains(.push) { services += try factory.makePush() }
         let notifier = StreamNotifier()
         let reader = stages.contains(.reader) ? try factory.makeReader(notifier: notifier) : nil
         services += reader?.services ?? []

@@ -3,7 +3,7 @@
 public struct HeraldAppError: Error, Sendable, CustomStringConvertible {
     /// The setting at fault.
     public enum Setting: String, Sendable {
-        case tokenKey, jwtSecret, dataDirectory
+        case tokenKey, jwtSecret, dataDirectory, pushCredentials
     }
 
     public var setting: Setting

@@ -26,8 +26,9 @@ public struct HeraldConfiguration: Sendable {
         public static let developmentJWT = Secret("herald-development-secret-not-for-production-use", isDevelopment: true)
     }
 
-    /// The stages this process runs. Default: all.
-    public var stages: [HeraldStage] = HeraldStage.allCases
+    /// The stages this process runs. Default: all but `push` (`HeraldStage.standard`),
+    /// which needs provider credentials (`push`).
+    public var stages: [HeraldStage] = HeraldStage.standard
     /// This instance's name in logs, client IDs, transactional IDs and ungrouped consumers' groups.
     public var instanceID: String
     /// The `group.instance.id` of static group membership; `nil`: dynamic membership.
@@ -58,6 +59,8 @@ public struct HeraldConfiguration: Sendable {
     /// schedule's and assets' inputs); a larger one goes to dead letters as `TOO_LARGE`.
     /// Default: 1 MiB.
     public var maxInputBytes = 1 << 20
+    /// The push stage's provider credentials or transports, and its settings.
+    public var push = PushConfiguration()
     /// How often the schedule stage looks for due schedules. Default: 1 s.
     public var scheduleTickInterval: Duration = .seconds(1)
     /// The clock of the compose, schedule and assets stages, milliseconds since 1970

@@ -1,6 +1,7 @@
 import Foundation
 import HeraldMatcher
 import HeraldModel
+import HeraldPush
 import HeraldReader
 import HeraldTestSupport
 import Hummingbird
@@ -23,6 +24,7 @@ struct APITestHarness: Sendable {
     let directory: InMemoryDirectory
     let schedules: InMemorySchedules
     let badges: InMemoryBadges
+    let devices: InMemoryDevices
     let notifier: StreamNotifier
     let authenticator: APIAuthenticator
     let api: HeraldAPI
@@ -30,7 +32,10 @@ struct APITestHarness: Sendable {
     static let now = Date(timeIntervalSince1970: 1_795_300_000)
 
     /// - Parameter databasePath: a SQLite file for the store; `nil`: in memory.
-    init(limits: APILimits = APILimits(), retention: RetentionPolicy = RetentionPolicy(), databasePath: String? = nil) async throws {
+    init(
+        limits: APILimits = APILimits(), retention: RetentionPolicy = RetentionPolicy(), databasePath: String? = nil,
+        deviceRules: DeviceRules = DeviceRules()
+    ) async throws {
         let signer = try ChangeTokenSigner(keyString: Self.changeTokenKey)
         store = try databasePath.map { try NotificationStore(path: $0, tokenSigner: signer, retention: retention) }
             ?? NotificationStore.inMemory(tokenSigner: signer, retention: retention)
@@ -38,11 +43,12 @@ struct APITestHarness: Sendable {
         schedules = InMemorySchedules()
         publisher = InMemoryPublisher(directory: directory, schedules: schedules)
         badges = InMemoryBadges()
+        devices = InMemoryDevices(rules: deviceRules)
         notifier = StreamNotifier()
         authenticator = try await APIAuthenticator(secret: Self.secret)
         api = HeraldAPI(
             store: store, badges: badges, publisher: publisher, directory: directory, schedules: schedules,
-            notifier: notifier, authenticator: authenticator, limits: limits, now: { Self.now })
+            notifier: notifier, authenticator: authenticator, limits: limits, devices: devices, now: { Self.now })
     }
 
     /// An application whose router holds `ErrorBodyMiddleware` and the API's routes (and

@@ -53,7 +53,7 @@ struct OpenAPIDocumentTests {
         let documented = Self.operations(try Self.canonicalText())
         let served = Set(try await APITestHarness().api.routes.map(\.description))
         let operationsRoutes: Set = ["GET /health/live", "GET /health/ready", "GET /metrics"]
-        #expect(served.count == 15)
+        #expect(served.count == 18)
         #expect(served.subtracting(documented).isEmpty, "undocumented: \(served.subtracting(documented))")
         #expect(documented.subtracting(served).subtracting(operationsRoutes).isEmpty)
         #expect(operationsRoutes.isSubset(of: documented))
@@ -68,7 +68,7 @@ struct OpenAPIDocumentTests {
                 let parts = operation.split(separator: " ")
                 let path = parts[1].replacingOccurrences(of: "{container}", with: APITestHarness.container)
                     .replacingOccurrences(of: "{database}", with: "private").replacingOccurrences(of: "{subscriptionID}", with: "s1")
-                    .replacingOccurrences(of: "{scheduleID}", with: "s1")
+                    .replacingOccurrences(of: "{scheduleID}", with: "s1").replacingOccurrences(of: "{deviceToken}", with: "t1")
                 let response = try await client.execute(uri: path, method: HTTPRequest.Method(String(parts[0]))!)
                 // Unauthenticated: a routed request is refused for want of a token.
                 #expect(response.status == .unauthorized, "\(operation)")

@@ -16,6 +16,12 @@ public enum MetricHelp {
         "herald_stage_batch_seconds": "Time a stage took to process one batch, by stage.",
         "herald_consumer_lag":
             "Messages of a partition not yet consumed by a stage (high watermark minus position), by stage, topic and partition.",
+        "herald_push_sent_total": "Pushes a provider (APNs, FCM) accepted.",
+        "herald_push_failed_total":
+            "Pushes a provider refused or that failed, by reason (the provider's reason, unreachable, retries_exhausted, expired, credentials).",
+        "herald_push_retried_total": "Pushes put back for another attempt (429, 5xx, unreachable).",
+        "herald_push_devices_pruned_total": "Devices removed, by cause: provider (token gone) or cap (too many per user).",
+        "herald_push_latency_seconds": "Time from a notification's composition to the provider's acknowledgement of its push.",
         "herald_http_requests_total": "HTTP requests answered, by route (endpoint), method and status.",
         "herald_http_request_errors_total":
             "HTTP requests that failed outside a handler (no route, a framework error), by route, method and status.",

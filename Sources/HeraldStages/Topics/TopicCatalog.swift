@@ -32,6 +32,8 @@ public struct TopicCatalog: Sendable {
     public static let locations = Topic(baseName: "locations", compacted: false, keyedByUser: true, purpose: "device locations for region triggers")
     public static let scheduleState = Topic(baseName: "schedule-state", compacted: true, keyedByUser: true, purpose: "schedule stage state changelog")
     public static let scheduleFirings = Topic(baseName: "schedule-firings", compacted: false, keyedByUser: true, purpose: "schedules that fired, into the compose stage")
+    public static let devices = Topic(baseName: "devices", compacted: true, keyedByUser: true, purpose: "registered push devices, keyed container/user/token on the user's partition; null removes")
+    public static let pushState = Topic(baseName: "push-state", compacted: true, keyedByUser: true, purpose: "push stage per-user changelog: devices, what was pushed to each, pending retries")
     public static let assetRecords = Topic(baseName: "asset-records", compacted: true, keyedByUser: false, purpose: "asset ledger: each record's assets (changelog, partitioned like record-changes)")
     public static let assetReferences = Topic(baseName: "asset-refs", compacted: false, keyedByUser: false, purpose: "asset references, keyed by file checksum")
     public static let assetLedger = Topic(baseName: "asset-ledger", compacted: true, keyedByUser: false, purpose: "asset ledger: referencing records per checksum (changelog)")
@@ -42,7 +44,7 @@ public struct TopicCatalog: Sendable {
     /// Every topic, in data-flow order.
     public static let all: [Topic] = [
         recordChanges, subscriptions, changeFanout, users, matches, notifications, notificationReads, badgeResets,
-        badges, composeState, schedules, locations, scheduleState, scheduleFirings, assetRecords, assetReferences, assetLedger,
+        badges, composeState, schedules, locations, scheduleState, scheduleFirings, devices, pushState, assetRecords, assetReferences, assetLedger,
         assetCollection, deadLetters, logs,
     ]
 

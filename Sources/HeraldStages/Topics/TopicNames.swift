@@ -19,6 +19,9 @@ public struct TopicNames: Sendable, Hashable {
     public let locations: String
     public let scheduleState: String
     public let scheduleFirings: String
+    /// Registered push devices (`Device`), keyed `container/user/token` on the user's partition.
+    public let devices: String
+    public let pushState: String
     public let assetRecords: String
     public let assetReferences: String
     public let assetLedger: String
@@ -43,6 +46,8 @@ public struct TopicNames: Sendable, Hashable {
         locations = name(TopicCatalog.locations)
         scheduleState = name(TopicCatalog.scheduleState)
         scheduleFirings = name(TopicCatalog.scheduleFirings)
+        devices = name(TopicCatalog.devices)
+        pushState = name(TopicCatalog.pushState)
         assetRecords = name(TopicCatalog.assetRecords)
         assetReferences = name(TopicCatalog.assetReferences)
         assetLedger = name(TopicCatalog.assetLedger)

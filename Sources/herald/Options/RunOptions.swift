@@ -6,9 +6,11 @@ import HeraldStages
 /// What `herald run` starts.
 struct RunOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Stages to run: 'all' or a comma list of \(HeraldStage.allCases.map(\.rawValue).joined(separator: ", ")).",
+        "Stages to run: 'all' (push only with provider credentials) or a comma list of \(HeraldStage.allCases.map(\.rawValue).joined(separator: ", ")).",
         valueName: "stages"))
     var stages = "all"
+
+    @OptionGroup(title: "Push") var push: PushOptions
 
     @Option(help: "Port of the HTTP server (health, metrics, API).")
     var httpPort = 8080
@@ -86,7 +88,7 @@ struct RunOptions: ParsableArguments {
     }
 
     func selectedStages() throws -> [HeraldStage] {
-        if stages == "all" { return HeraldStage.allCases }
+        if stages == "all" { return push.configuration.canPush ? HeraldStage.allCases : HeraldStage.standard }
         return try stages.split(separator: ",").map { name in
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard let stage = HeraldStage(rawValue: trimmed) else {
@@ -123,6 +125,7 @@ struct RunOptions: ParsableArguments {
         configuration.localizations = try localizations.map { try LocalizationDirectory.load($0) }
         configuration.shutdownTimeout = try shutdownTimeoutDuration()
         configuration.assetGracePeriod = try assetGracePeriodDuration()
+        configuration.push = push.configuration
         return configuration
     }
 }
@@ -134,6 +137,7 @@ extension HeraldAppError {
         case .tokenKey: "--token-key"
         case .jwtSecret: "--jwt-secret"
         case .dataDirectory: "--data-dir"
+        case .pushCredentials: "--stages push"
         }
         return .invalidInput("\(flag): \(reason)")
     }

@@ -1,0 +1,151 @@
+import Foundation
+import HeraldKafka
+import HeraldModel
+import HeraldPush
+import Logging
+import Synchronization
+
+/// The push stage (docs/ARCHITECTURE.md §1.1): `notifications`, `devices` and
+/// `notification-reads` of its partitions (all placed by user) → each notification's APNs
+/// payload to every registered device of its recipient, through the injected transports.
+///
+/// - Devices: a `devices` record (key `container/user/token`, on the user's partition)
+///   registers or, null, removes one device; past `DeviceRules.maxDevicesPerUser` the
+///   oldest are dropped with a tombstone (and counted).
+/// - Never twice: each user's `UserPushState` — devices, the last notification settled per
+///   device, pending retries — goes to the compacted `push-state` changelog with the
+///   batch's other outputs and is restored from it on assignment. A crash can repeat only
+///   the pushes acknowledged by a provider and not yet written to the changelog: those of
+///   the one batch (or tick) in flight.
+/// - Responses → `PushAction`: removed devices get a tombstone on `devices` (only when the
+///   provider saw the token invalid after it was registered); retries wait in the user's
+///   state and are sent by `tick()`, never by sleeping in the consume loop; a 403 pauses
+///   the app (readiness condition `push.app.<app>`); permanent failures go to dead letters.
+public final class PushProcessor: StageProcessor {
+    /// The role of an input topic.
+    public enum Input: Sendable {
+        case notifications, devices, reads
+    }
+
+    /// How the stage pushes.
+    public struct Settings: Sendable {
+        /// Token shapes and the per-user device cap.
+        public var rules = DeviceRules()
+        /// Attempts of one push before it is dead-lettered. Default: 8.
+        public var maxAttempts = 8
+        /// How long a 403 pauses an app before one push tries again. Default: 5 minutes.
+        public var pause: Duration = .seconds(300)
+        /// How long a provider may keep a push for an offline device (`apns-expiration`,
+        /// counted from the notification's composition); retries stop then too. Default: 1 day.
+        public var expiry: Duration = .seconds(86_400)
+        /// How often due retries are looked for. Default: 250 ms.
+        public var retryTick: Duration = .milliseconds(250)
+        /// Pushes in flight at once. Default: 64.
+        public var maxConcurrentSends = 64
+        /// Inputs over this size are rejected rather than decoded. Default: 1 MiB.
+        public var maxInputBytes = 1 << 20
+
+        public init() {}
+    }
+
+    public let topics: TopicNames
+    let routes: TopicRoutes<Input>
+    let settings: Settings
+    let partitions: Int32
+    let transports: PushTransports
+    let states: KeyedStateStore<UserPushState>
+    let pauses: PushPauses
+    let metrics = PushMetrics()
+    let now: @Sendable () -> Int64
+    let logger: Logger
+    /// The next instant each user of this instance has a pending push due.
+    private let dueUsers = Mutex<[String: Int64]>([:])
+
+    /// The stage without a `StageContext`, for tests that feed the processor directly.
+    init(
+        topics: TopicNames, partitions: Int32, transports: PushTransports, settings: Settings = Settings(),
+        changelog: ChangelogReader, readiness: Readiness? = nil, logger: Logger = Logger(label: "herald.push"),
+        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
+    ) {
+        self.topics = topics
+        self.routes = TopicRoutes(
+            stage: "push",
+            [topics.notifications: .notifications, topics.devices: .devices, topics.notificationReads: .reads])
+        self.settings = settings
+        self.partitions = partitions
+        self.transports = transports
+        self.states = KeyedStateStore(topic: topics.pushState, changelog: changelog)
+        self.pauses = PushPauses(readiness: readiness)
+        self.now = now
+        self.logger = logger
+    }
+
+    /// The push stage over the context's catalog, changelog, readiness, logger and clock.
+    public convenience init(context: StageContext, transports: PushTransports, settings: Settings = Settings()) {
+        self.init(
+            topics: context.topics, partitions: context.catalog.partitions, transports: transports, settings: settings,
+            changelog: context.changelogReader(for: "push"), readiness: context.readiness, logger: context.logger,
+            now: context.clock)
+    }
+
+    public var tickInterval: Duration? { settings.retryTick }
+
+    /// How many users' devices this instance holds.
+    public var userCount: Int { states.count }
+
+    /// A user's state as this instance holds it (live, not staged).
+    public func state(of user: String) -> UserPushState? { states.batch()[user] }
+
+    public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
+        var work = Work(processor: self, states: states.batch(), now: now())
+        var result = StageResult.each(batch) { message throws(Rejection.Reason) in
+            try work.apply(message)
+        }
+        await work.send()
+        result.outputs += work.outputs
+        result.outputs += try states.changelogMessages(work.states)
+        states.stage(work.states)
+        return result
+    }
+
+    /// Sends the pending pushes that came due.
+    public func tick() async throws -> StageResult {
+        let time = now()
+        let due = dueUsers.withLock { users in users.filter { $0.value <= time }.map(\.key).sorted() }
+        guard !due.isEmpty else { return StageResult() }
+        var work = Work(processor: self, states: states.batch(), now: time)
+        for user in due { work.retryDue(user) }
+        await work.send()
+        let result = StageResult(outputs: work.outputs + (try states.changelogMessages(work.states)))
+        states.stage(work.states)
+        return result
+    }
+
+    public func delivered(_ batch: [ConsumedMessage]) async {
+        track(states.commit())
+    }
+
+    /// Restores the users of the newly assigned partitions from the changelog.
+    public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
+        track(try await states.restore(partitions))
+    }
+
+    /// Drops the users of partitions taken away (their new owner restores them).
+    public func partitionsRevoked(_ partitions: [TopicPartition]) async {
+        let dropped = states.revoke(partitions)
+        dueUsers.withLock { users in for user in dropped { users[user] = nil } }
+    }
+
+    /// The partition a user's records belong on (murmur2 of the user, as the Java client).
+    func partition(of user: String) -> Int32 { KeyPartitioner.partition(of: user, partitions: partitions) }
+
+    private func track(_ entries: [String: KeyedStateStore<UserPushState>.Entry]) {
+        dueUsers.withLock { users in
+            for (user, entry) in entries { users[user] = entry.state.nextDue }
+        }
+    }
+}
+
+extension UserPushState: KeyedState {
+    public var stateKey: String { user }
+}
