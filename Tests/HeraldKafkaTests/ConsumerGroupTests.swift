@@ -161,8 +161,13 @@ struct ConsumerGroupTests {
         try consumer.assign([TopicPartitionOffset(topic, 0, .beginning), TopicPartitionOffset(topic, 1, .beginning)])
         try consumer.pause([TopicPartition(topic, 1)])
         _ = try await producer.send((0..<20).map { OutgoingMessage(topic: topic, partition: Int32($0 % 2), key: "k", value: Data("v\($0)".utf8)) })
-        let (paused, _) = try await consumer.collect(count: 20, timeout: .seconds(3))
-        #expect(paused.count == 10)
+        // Partition 0's ten arrive; then ten more sent to partition 0 after them arrive too,
+        // and still nothing of partition 1 came in between (waits on messages, not a clock).
+        let (first, _) = try await consumer.collect(count: 10, timeout: .seconds(30))
+        _ = try await producer.send((20..<30).map { OutgoingMessage(topic: topic, partition: 0, key: "k", value: Data("v\($0)".utf8)) })
+        let (second, _) = try await consumer.collect(count: 10, timeout: .seconds(30))
+        let paused = first + second
+        #expect(paused.count == 20)
         #expect(paused.allSatisfy { $0.partition == 0 })
         try consumer.resume([TopicPartition(topic, 1)])
         let (resumed, _) = try await consumer.collect(count: 10)
