@@ -38,7 +38,7 @@ public struct APNsRequest: Sendable, Hashable {
         path = "/3/device/" + device.token
         headers = Self.headers(request, topic: apns.pushType == .voip ? bundleID + ".voip" : bundleID)
         body = try Self.encode(apns.payload)
-        if let refusal = APNsRules.refusal(method: "POST", path: path, headers: headers, body: body) {
+        if let refusal = APNsRules.refusal(method: "POST", path: path, headers: headers, body: body, payload: apns.payload) {
             throw refusal
         }
     }

@@ -16,7 +16,11 @@ public enum APNsRules {
 
     /// The first rule `POST path` with `headers` (lower-case names) and `body` breaks, or
     /// `nil`. Authorization is not checked here (it needs the key; the stand-in does it).
-    public static func refusal(method: String, path: String, headers: [String: String], body: [UInt8]) -> PushError? {
+    /// - Parameter payload: the body as a value when the caller has it (it wrote the body),
+    ///   so the body is not parsed again.
+    public static func refusal(
+        method: String, path: String, headers: [String: String], body: [UInt8], payload: JSONValue? = nil
+    ) -> PushError? {
         guard method == "POST" else {
             return PushError(status: 405, reason: "MethodNotAllowed", detail: "method \(method), only POST")
         }
@@ -31,7 +35,7 @@ public enum APNsRules {
         if !isDeviceToken(token) {
             return PushError(status: 400, reason: "BadDeviceToken", detail: "token is not \(minTokenDigits)+ hex digits")
         }
-        return headerRefusal(headers) ?? payloadRefusal(headers: headers, body: body)
+        return headerRefusal(headers) ?? payloadRefusal(headers: headers, body: body, payload: payload)
     }
 
     /// Whether `token` is an APNs device token: an even number, at least 64, of hex digits.
@@ -77,7 +81,7 @@ public enum APNsRules {
 
     /// The payload rules: present, within size, a JSON object with `aps`, and a background
     /// push carries `content-available: 1` and no alert, sound or badge.
-    static func payloadRefusal(headers: [String: String], body: [UInt8]) -> PushError? {
+    static func payloadRefusal(headers: [String: String], body: [UInt8], payload given: JSONValue?) -> PushError? {
         let type = headers["apns-push-type"].flatMap(APNsPush.PushType.init(rawValue:)) ?? .alert
         let limit = type == .voip ? maxVoIPPayloadBytes : maxPayloadBytes
         if body.isEmpty {
@@ -86,7 +90,9 @@ public enum APNsRules {
         if body.count > limit {
             return PushError(status: 413, reason: "PayloadTooLarge", detail: "payload is \(body.count) bytes, at most \(limit)")
         }
-        guard let payload = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), let aps = payload["aps"]?.objectValue else {
+        guard let payload = given ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(body))),
+            let aps = payload["aps"]?.objectValue
+        else {
             return PushError(status: 400, reason: "BadPayload", detail: "payload is not a JSON object with an aps dictionary")
         }
         if type == .background {
