@@ -104,6 +104,7 @@ bench: deps
 	$(call bench_run,pipeline,$(ALLOC_PRELOAD))
 	@command -v wrk >/dev/null || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; $$sudo apt-get install -y -qq wrk; }
 	$(call bench_run,reader)
+	$(call bench_run,push)
 
 clean:
 	rm -rf .build .venv-deploy .venv-openapi .venv-schemathesis

@@ -30,6 +30,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // HeraldPushClient: APNs and FCM over HTTP/2, and the TLS stand-in's certificates.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // System library over Debian's librdkafka-dev (pkg-config `rdkafka`). Never vendored.
@@ -59,6 +66,30 @@ let package = Package(
         .target(name: "HeraldDelivery", dependencies: ["HeraldPayload", "HeraldModel"]),
         // Push rules without I/O: requests, provider answers → actions, device registry rules.
         .target(name: "HeraldPush", dependencies: ["HeraldModel"]),
+        // The providers' I/O: APNsClient and FCMClient (PushTransport over HTTP/2), their
+        // credentials, and PushStandIn, the local APNs + FCM stand-in (make demo, bench push).
+        .target(
+            name: "HeraldPushClient",
+            dependencies: [
+                "HeraldPush",
+                "HeraldModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "HeraldScheduler",
             dependencies: ["HeraldModel", .product(name: "HeapModule", package: "swift-collections")]
@@ -141,6 +172,11 @@ let package = Package(
                 "HeraldAPI",
                 "HeraldStages",
                 "HeraldApp",
+                "HeraldPush",
+                "HeraldPushClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -202,6 +238,15 @@ let package = Package(
             name: "HeraldMatcherTests", dependencies: ["HeraldMatcher", "HeraldPredicate", "HeraldModel", "HeraldTestSupport"]
         ),
         .testTarget(name: "HeraldPushTests", dependencies: ["HeraldPush", "HeraldModel", "HeraldTestSupport"]),
+        .testTarget(
+            name: "HeraldPushClientTests",
+            dependencies: [
+                "HeraldPushClient", "HeraldPush", "HeraldModel", "HeraldTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),

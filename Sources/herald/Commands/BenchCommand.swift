@@ -8,7 +8,7 @@ import Logging
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks, each against a baseline measured in the same run.",
-        subcommands: [Kafka.self, Matcher.self, Pipeline.self, Payload.self, Reader.self])
+        subcommands: [Kafka.self, Matcher.self, Pipeline.self, Payload.self, Reader.self, Push.self])
 }
 
 extension AsyncParsableCommand {
