@@ -153,6 +153,7 @@ let package = Package(
                 "HeraldReader",
                 "HeraldAPI",
                 "HeraldPush",
+                "HeraldPushClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
