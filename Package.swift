@@ -272,7 +272,7 @@ let package = Package(
             name: "HeraldStagesTests",
             dependencies: [
                 "HeraldApp", "HeraldStages", "HeraldKafka", "HeraldModel", "HeraldReader", "HeraldDelivery", "HeraldAPI", "HeraldPush",
-                "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
+                "HeraldPushClient", "HeraldScheduler", "HeraldAssets", "HeraldTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
