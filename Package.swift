@@ -201,6 +201,7 @@ let package = Package(
                 "HeraldReader",
                 "HeraldAPI",
                 "HeraldPush",
+                "HeraldPushClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
