@@ -51,7 +51,7 @@ struct DemoPushes {
             }
         }
         let requests = standIn.requests
-        say("\n10. Pushes the APNs stand-in received (\(requests.count); HTTP/2 over TLS, ES256 provider token):")
+        say("\n10. Pushes the APNs stand-in received (\(requests.count); HTTP/2 over TLS; ES256 provider tokens: \(Set(requests.compactMap { $0.headers["authorization"] }).count)):")
         let refused = requests.filter { $0.status != 200 }
         let shown = Array(requests.filter { $0.status == 200 }.prefix(2)) + refused.prefix(1)
         for request in shown {
