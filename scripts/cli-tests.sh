@@ -358,6 +358,14 @@ t "run: the push stage without credentials, before Kafka" 2 empty "has:--stages 
   run --brokers 127.0.0.1:1 --stages push --token-key "$KEY" --jwt-secret "$SECRET" --http-port 0
 t "run: incomplete APNs credentials name the missing flags" 2 empty "has:missing --apns-team-id, --apns-key-id" \
   run --brokers 127.0.0.1:1 --stages push --apns-key-file /nonexistent.p8 --http-port 0
+t "run: an unreadable APNs key is named, before Kafka" 2 empty "has:/nonexistent.p8: cannot read" \
+  run --brokers 127.0.0.1:1 --stages push --apns-key-file /nonexistent.p8 --apns-team-id T --apns-key-id K --http-port 0
+export HERALD_FCM_SERVICE_ACCOUNT=junk
+t "run: an FCM service account that is not JSON is named, before Kafka" 2 empty "has:HERALD_FCM_SERVICE_ACCOUNT: not a service-account JSON object" \
+  run --brokers 127.0.0.1:1 --stages push --http-port 0
+unset HERALD_FCM_SERVICE_ACCOUNT
+t "run: a provider URL that is not http(s)" 64 empty "has:--fcm-url must be an http(s) URL" \
+  run --stages push --fcm-url ftp://x
 t "run: --shutdown-timeout under a second" 64 empty "has:--shutdown-timeout must be at least 1s" \
   run --shutdown-timeout 500ms
 

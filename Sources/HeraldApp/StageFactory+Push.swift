@@ -3,29 +3,31 @@ import HeraldStages
 import ServiceLifecycle
 
 extension StageFactory {
-    /// The push stage runner over the configured transports.
+    /// The push stage runner over the configured transports: injected ones, or the APNs and
+    /// FCM clients built from the credentials (closed after the runner stops).
     /// - Throws: `HeraldAppError` (`pushCredentials`) when there are neither credentials nor
-    ///   injected transports: the stage refuses to start rather than drop pushes.
+    ///   injected transports, or the credentials are unusable: the stage refuses to start
+    ///   rather than drop pushes.
     func makePush() throws -> [any Service] {
-        let processor = PushProcessor(context: context, transports: try pushTransports(), settings: pushSettings)
-        return [try runner(.push, processor)]
+        let push = configuration.push
+        if let injected = push.transports {
+            return [try runner(.push, PushProcessor(context: context, transports: injected, settings: pushSettings))]
+        }
+        try push.check()
+        let clients = try PushClients(push, logger: context.logger)
+        let processor = PushProcessor(context: context, transports: clients.transports, settings: pushSettings)
+        do {
+            return [PushClientsCloser(clients: clients), try runner(.push, processor)]
+        } catch {
+            // No service will close them: their connection pools must still be shut down.
+            Task { await clients.shutdown() }
+            throw error
+        }
     }
 
     private var pushSettings: PushProcessor.Settings {
         var settings = configuration.push.settings
         settings.maxInputBytes = configuration.maxInputBytes
         return settings
-    }
-
-    private func pushTransports() throws -> PushTransports {
-        let push = configuration.push
-        if let injected = push.transports { return injected }
-        try push.check()
-        // INTEGRATION POINT (push15): build `APNsClient` from (apnsKeyFile, apnsTeamID,
-        // apnsKeyID) and `FCMClient` from fcmServiceAccountFile here (HeraldPushClient), each
-        // platform without credentials answering `.rejected(403, "no credentials configured")`.
-        throw HeraldAppError(
-            setting: .pushCredentials,
-            reason: "this build has no APNs/FCM clients yet (HeraldPushClient is not wired in)")
     }
 }

@@ -36,11 +36,12 @@ actor APNsProviderToken {
             return current.token
         }
         if let minting { return try await minting.value.token }
-        if !keyAdded {
-            await keys.add(ecdsa: credentials.signingKey, kid: JWKIdentifier(string: credentials.keyID))
-            keyAdded = true
-        }
+        // No suspension before `minting` is set: callers arriving meanwhile (the actor is
+        // reentrant at each await) wait for this task instead of minting their own.
+        let addKey = !keyAdded
+        keyAdded = true
         let task = Task { [keys, credentials, now] in
+            if addKey { await keys.add(ecdsa: credentials.signingKey, kid: JWKIdentifier(string: credentials.keyID)) }
             let issuedAt = now()
             var header = JWTHeader()
             header.kid = credentials.keyID

@@ -175,7 +175,7 @@ extension PushProcessor {
             // Removed meanwhile (a tombstone, the cap): nothing more to do for it.
             guard let current = user.devices[device.userKey] else { return }
             let metrics = processor.metrics
-            switch PushProcessor.action(for: response, platform: device.platform) {
+            switch PushAction(response: response, platform: device.platform) {
             case .sent:
                 metrics.sent.increment()
                 metrics.latency.recordMilliseconds(max(0, acknowledged - attempt.createdAt))
@@ -183,14 +183,17 @@ extension PushProcessor {
             case .retry(let afterSeconds):
                 let failures = attempt.failures + 1
                 let reason = Self.reason(of: response)
-                guard failures < processor.settings.maxAttempts else {
+                // Seeded by the push, so a replayed batch waits as long as the first time.
+                var jitter = SplitMix64(seed: attempt.request.notificationID + device.token)
+                guard let delay = processor.settings.retry.delay(attempt: failures, retryAfterSeconds: afterSeconds, using: &jitter)
+                else {
                     deadLetter(attempt, reason: "retries exhausted after \(failures) attempts: \(reason)", metric: "retries_exhausted")
                     break
                 }
                 metrics.retried.increment()
-                let delay = PushProcessor.retryDelay(
-                    attempt: failures, retryAfterSeconds: afterSeconds, jitterSeed: attempt.request.notificationID + device.token)
-                user.pending.append(pending(attempt, failures: failures, due: now + delay, reason: reason))
+                let (seconds, attoseconds) = delay.components
+                let due = now + seconds * 1000 + attoseconds / 1_000_000_000_000_000
+                user.pending.append(pending(attempt, failures: failures, due: due, reason: reason))
             case .removeDevice(let reason, let observedAt):
                 metrics.failed(reason)
                 if let observedAt, observedAt <= current.registeredAt {

@@ -31,8 +31,10 @@ public final class PushProcessor: StageProcessor {
     public struct Settings: Sendable {
         /// Token shapes and the per-user device cap.
         public var rules = DeviceRules()
-        /// Attempts of one push before it is dead-lettered. Default: 8.
-        public var maxAttempts = 8
+        /// Back-off between attempts of one push, and how many retries before it is
+        /// dead-lettered (`PushRetryPolicy`'s defaults: 0.5 s doubling to 5 min, 50 % jitter,
+        /// `Retry-After` as a floor, 8 retries).
+        public var retry = PushRetryPolicy()
         /// How long a 403 pauses an app before one push tries again. Default: 5 minutes.
         public var pause: Duration = .seconds(300)
         /// How long a provider may keep a push for an offline device (`apns-expiration`,

@@ -3,6 +3,7 @@ import Foundation
 import HeraldApp
 import HeraldKafka
 import HeraldModel
+import HeraldPushClient
 import HeraldStages
 import Logging
 import Metrics
@@ -41,21 +42,38 @@ struct DemoCommand: AsyncParsableCommand {
             say("1. Embedded Kafka broker on \(environment.bootstrapServers); \(TopicCatalog.all.count) topics of \(catalog.partitions) partitions")
             let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("herald-demo-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: dataDir) }
-            var arguments = ["--stages", "all", "--http-port", "0", "--http-host", "127.0.0.1", "--instance-id", "demo", "--data-dir", dataDir.path]
+            // The APNs/FCM stand-in on loopback, with test keys and a CA made now: the push
+            // stage's clients are pointed at it by the flags a proxy would use.
+            let accounts = try StandInAccounts()
+            let standIn = try await PushStandIn.start(accounts: accounts, logger: logger)
+            let caFile = dataDir.path + "-standin-ca.pem"
+            defer { try? FileManager.default.removeItem(atPath: caFile) }
+            try standIn.writeCAFile(to: caFile)
+            var arguments = [
+                "--stages", "all", "--http-port", "0", "--http-host", "127.0.0.1", "--instance-id", "demo", "--data-dir", dataDir.path,
+                "--apns-team-id", accounts.teamID, "--apns-key-id", accounts.keyID, "--push-ca-file", caFile,
+                "--apns-production-url", standIn.baseURL, "--apns-development-url", standIn.baseURL,
+                "--fcm-url", standIn.baseURL, "--fcm-token-url", standIn.tokenURL,
+            ]
             let localizations = URL(fileURLWithPath: samples).appendingPathComponent("localizations").path
             if FileManager.default.fileExists(atPath: localizations) { arguments += ["--localizations", localizations] }
             let options = try RunOptions.parse(arguments)
+            var configuration = try options.configuration(embedded: true)
+            configuration.stages = HeraldStage.allCases
+            configuration.push.apnsKey = accounts.apnsPrivateKeyPEM
             let runtime = try await HeraldApp.buildRuntime(
-                try options.configuration(embedded: true), environment: environment, catalog: catalog, logSink: sink,
-                registry: registry, logger: logger)
+                configuration, environment: environment, catalog: catalog, logSink: sink, registry: registry, logger: logger)
             say("2. Stages running: \(runtime.stages.map(\.rawValue).joined(separator: ", ")); HTTP API on 127.0.0.1")
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await runtime.run() }
-                let script = DemoScript(runtime: runtime, environment: environment, catalog: catalog, logger: logger, waitSeconds: waitSeconds)
+                let script = DemoScript(
+                    runtime: runtime, environment: environment, catalog: catalog, logger: logger, waitSeconds: waitSeconds,
+                    pushes: DemoPushes(standIn: standIn, say: say))
                 try await script.play(subscriptions: subscriptions, changes: changes, users: users)
                 await runtime.triggerGracefulShutdown()
                 try await tasks.waitForAll()
             }
+            await standIn.stop()
             say("\nDone in \(started.duration(to: .now).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))).")
         }
     }

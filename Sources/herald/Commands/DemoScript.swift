@@ -14,6 +14,7 @@ struct DemoScript {
     let catalog: TopicCatalog
     let logger: Logger
     let waitSeconds: Int
+    let pushes: DemoPushes
 
     private func say(_ line: String) { print(line) }
 
@@ -41,17 +42,20 @@ struct DemoScript {
             }
             say("4. PUT …/\(subscription.database.rawValue)/subscriptions/\(subscription.subscriptionID) as \(subscription.ownerRecordName) → 200")
         }
-        try await Task.sleep(for: .milliseconds(500))  // let the match stage's table take them in
+        let deviceClients = try await withThrowingTaskGroup(of: (String, APIClient).self) { group in
+            for (user, container) in owners { group.addTask { (user, try await APIClient.make(server: server, user: user, container: container, secret: nil)) } }
+            return try await group.reduce(into: [String: APIClient]()) { $0[$1.0] = $1.1 }
+        }
+        let gone = try await pushes.register(deviceClients, container: owners.values.first ?? "")
+        // Let the match stage's table take the subscriptions in, and the push stage the devices.
+        try await Task.sleep(for: .milliseconds(1500))
         _ = try await runtime.producer.send(changes.map { line in
             OutgoingMessage(topic: catalog.name(TopicCatalog.recordChanges),
                             key: (try? codec.decode(RecordChange.self, from: line))?.partitionKey ?? "unparsed", value: line)
         })
         say("5. Published \(changes.count) record changes to \(catalog.name(TopicCatalog.recordChanges)) (one malformed on purpose)")
 
-        let clients = try await withThrowingTaskGroup(of: (String, APIClient).self) { group in
-            for (user, container) in owners { group.addTask { (user, try await APIClient.make(server: server, user: user, container: container, secret: nil)) } }
-            return try await group.reduce(into: [String: APIClient]()) { $0[$1.0] = $1.1 }
-        }
+        let clients = deviceClients
         let container = owners.values.first ?? ""
         try await waitForNotifications(clients, container: container, expected: 7)
         say("\n6. Each user's notifications, fetched page by page (resultsLimit 2) with the change token of the previous page:")
@@ -67,6 +71,7 @@ struct DemoScript {
                 try await fetch(alice, container: container, token: token, limit: 400)
             }
         }
+        try await pushes.show(clients, container: container, gone: gone, waitSeconds: waitSeconds)
     }
 
     private func httpPort() async throws -> Int {

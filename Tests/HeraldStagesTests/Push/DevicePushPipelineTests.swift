@@ -12,7 +12,7 @@ import Testing
 /// payload — match, compose, reader (the API) and push in the process `herald run` builds.
 @Suite("Device → push pipeline", .timeLimit(.minutes(3)))
 struct DevicePushPipelineTests {
-    private let container = "iCloud.com.example.notes"
+    private let container = PushMessages.container
 
     @Test("a device registered over HTTP receives the push of a record change; the excluded one does not")
     func registerThenPush() async throws {
@@ -45,13 +45,7 @@ struct DevicePushPipelineTests {
                 // The push stage has the device before the change comes.
                 let group = HeraldStage.push.groupID(prefix: catalog.prefix)
                 #expect(try await fixture.waitUntilCommitted(group: group, [catalog.name(TopicCatalog.devices)], timeout: .seconds(60)))
-                _ = try await producer.send([OutgoingMessage(
-                    topic: catalog.name(TopicCatalog.recordChanges), key: "zone",
-                    value: Data("""
-                        {"changeID": "c1", "container": "\(container)", "database": "private",
-                         "zoneID": {"zoneName": "Notes", "ownerRecordName": "_u1"}, "recordType": "Note", "recordName": "n1",
-                         "kind": "create", "fields": {"title": {"value": "T", "type": "STRING"}}, "timestamp": 1795300000000}
-                        """.utf8))])
+                _ = try await producer.send([PushMessages.noteCreated(catalog: catalog)])
                 let pushed = try await Wait.until(timeout: .seconds(60)) { !transport.sent.isEmpty }
                 #expect(pushed, "log:\n\(fixture.recentLog.text)")
             }

@@ -17,10 +17,10 @@ struct PushActionRowTests {
     let clock = VirtualClock(10_000)
     let readiness = Readiness()
 
-    func processor(maxDevices: Int = 20, maxAttempts: Int = 8) -> PushProcessor {
+    func processor(maxDevices: Int = 20, maxRetries: Int = 8) -> PushProcessor {
         var settings = PushProcessor.Settings()
         settings.rules.maxDevicesPerUser = maxDevices
-        settings.maxAttempts = maxAttempts
+        settings.retry.maximumAttempts = maxRetries
         let clock = clock
         return PushProcessor(
             topics: catalog.names, partitions: catalog.partitions, transports: PushTransports(transport), settings: settings,
@@ -92,13 +92,13 @@ struct PushActionRowTests {
         #expect(transport.pushes(to: a) == ["n1"])
     }
 
-    @Test("410 after the registration, BadDeviceToken, DeviceTokenNotForTopic and FCM UNREGISTERED remove the device with a tombstone",
+    @Test("410 after the registration, BadDeviceToken, DeviceTokenNotForTopic, FCM UNREGISTERED and a bad message.token remove the device with a tombstone",
           arguments: [
             (ProviderResponse.rejected(status: 410, reason: "Unregistered", timestamp: 2_000, retryAfterSeconds: nil), Device.Platform.apns),
             (.rejected(status: 400, reason: "BadDeviceToken", timestamp: nil, retryAfterSeconds: nil), .apns),
             (.rejected(status: 400, reason: "DeviceTokenNotForTopic", timestamp: nil, retryAfterSeconds: nil), .apns),
             (.rejected(status: 404, reason: "UNREGISTERED", timestamp: nil, retryAfterSeconds: nil), .fcm),
-            (.rejected(status: 400, reason: "INVALID_ARGUMENT", timestamp: nil, retryAfterSeconds: nil), .fcm),
+            (.rejected(status: 400, reason: "INVALID_ARGUMENT" + FCMError.tokenReasonSuffix, timestamp: nil, retryAfterSeconds: nil), .fcm),
           ])
     func removal(response: ProviderResponse, platform: Device.Platform) async throws {
         let stage = processor()
@@ -154,7 +154,7 @@ struct PushActionRowTests {
 
     @Test("a push retried until the attempts run out is dead-lettered with the last reason")
     func retriesExhausted() async throws {
-        let stage = processor(maxAttempts: 2)
+        let stage = processor(maxRetries: 1)
         let token = PushMessages.apnsToken(10)
         try await feed(stage, [try messages.record(PushMessages.device(token))])
         let busy = ProviderResponse.rejected(status: 503, reason: "ServiceUnavailable", timestamp: nil, retryAfterSeconds: 1)
@@ -167,15 +167,21 @@ struct PushActionRowTests {
         #expect(stage.state(of: "_u1")?.pending.isEmpty == true)
     }
 
-    @Test("a permanent refusal is dead-lettered with the provider's reason; the device stays")
-    func deadLetter() async throws {
+    @Test("a permanent refusal is dead-lettered with the provider's reason; the device stays",
+          arguments: [
+            (ProviderResponse.rejected(status: 413, reason: "PayloadTooLarge", timestamp: nil, retryAfterSeconds: nil), Device.Platform.apns),
+            // FCM's INVALID_ARGUMENT about the message, not the token: the device is fine.
+            (.rejected(status: 400, reason: "INVALID_ARGUMENT", timestamp: nil, retryAfterSeconds: nil), .fcm),
+          ])
+    func deadLetter(response: ProviderResponse, platform: Device.Platform) async throws {
         let stage = processor()
-        let token = PushMessages.apnsToken(11)
-        try await feed(stage, [try messages.record(PushMessages.device(token))])
-        transport.script(token, .rejected(status: 413, reason: "PayloadTooLarge", timestamp: nil, retryAfterSeconds: nil))
+        let token = platform == .apns ? PushMessages.apnsToken(11) : PushMessages.fcmToken(11)
+        try await feed(stage, [try messages.record(PushMessages.device(token, platform: platform))])
+        transport.script(token, response)
         let result = try await feed(stage, [try messages.record(PushMessages.notification("n1"))], from: 3)
+        guard case .rejected(let status, let reason, _, _) = response else { return }
         #expect(deadLetterReasons(result).count == 1)
-        #expect(deadLetterReasons(result).first?.contains("413 PayloadTooLarge") == true)
+        #expect(deadLetterReasons(result).first?.contains("\(status) \(reason)") == true)
         #expect(stage.state(of: "_u1")?.devices.count == 1)
     }
 

@@ -74,4 +74,16 @@ struct PushMessages {
             topicPartition: TopicPartition(record.topic, record.partition ?? 0), offset: offset, key: record.key,
             value: record.value)
     }
+
+    /// A `record-changes` record creating a Note in `_u1`'s private Notes zone (the pipeline
+    /// tests' one change).
+    static func noteCreated(catalog: TopicCatalog) -> OutgoingMessage {
+        OutgoingMessage(
+            topic: catalog.name(TopicCatalog.recordChanges), key: "zone",
+            value: Data("""
+                {"changeID": "c1", "container": "\(container)", "database": "private",
+                 "zoneID": {"zoneName": "Notes", "ownerRecordName": "_u1"}, "recordType": "Note", "recordName": "n1",
+                 "kind": "create", "fields": {"title": {"value": "T", "type": "STRING"}}, "timestamp": 1795300000000}
+                """.utf8))
+    }
 }
