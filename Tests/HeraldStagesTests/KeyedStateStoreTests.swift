@@ -19,22 +19,44 @@ struct KeyedStateStoreTests {
         KeyedStateStore(topic: "t.state", changelog: ChangelogReader { throw CancellationError() })
     }
 
-    @Test("a batch's changes are live only once committed; a batch redone starts from the live states")
+    @Test("batches' changes wait in order: a later batch sees them, each commit makes the oldest live")
     func stagedUntilCommitted() throws {
         let store = store()
-        var batch = store.batch()
-        batch.stage(Counter(owner: "a", count: 1), on: 3)
-        #expect(batch["a"]?.count == 1)
-        store.stage(batch)
-        #expect(store.batch()["a"] == nil && store.count == 0)
+        var first = store.batch()
+        first.stage(Counter(owner: "a", count: 1), on: 3)
+        #expect(first["a"]?.count == 1)
+        store.stage(first)
+        #expect(store.count == 0, "nothing is live before its batch is delivered")
 
-        // Redone (the delivery failed): what was staged before is replaced, not added to.
-        var redo = store.batch()
-        redo.stage(Counter(owner: "b", count: 7), on: 1)
-        store.stage(redo)
-        let committed = store.commit()
-        #expect(committed.keys.sorted() == ["b"])
-        #expect(store.batch()["a"] == nil && store.batch()["b"]?.count == 7 && store.partition(of: "b") == 1)
+        // Pipelined: the next batch is processed before the first is delivered.
+        var second = store.batch()
+        #expect(second["a"]?.count == 1, "a later batch starts from what the undelivered one changed")
+        second.stage(Counter(owner: "a", count: 2), on: 3)
+        second.stage(Counter(owner: "b", count: 7), on: 1)
+        store.stage(second)
+
+        #expect(store.commit().keys.sorted() == ["a"])
+        #expect(store.count == 1 && store.batch()["a"]?.count == 2 && store.batch()["b"]?.count == 7)
+        #expect(store.commit().keys.sorted() == ["a", "b"])
+        #expect(store.count == 2 && store.partition(of: "b") == 1 && store.batch()["a"]?.count == 2)
+        #expect(store.commit().isEmpty, "nothing is left waiting")
+    }
+
+    @Test("undoing (revoke) drops what every undelivered batch changed; the live states of other partitions stay")
+    func undoDropsWaiting() throws {
+        let store = store()
+        var delivered = store.batch()
+        delivered.stage(Counter(owner: "a", count: 1), on: 0)
+        store.stage(delivered)
+        store.commit()
+        var undelivered = store.batch()
+        undelivered.stage(Counter(owner: "a", count: 2), on: 0)
+        undelivered.stage(Counter(owner: "c", count: 1), on: 1)
+        store.stage(undelivered)
+
+        #expect(store.revoke([TopicPartition("t.in", 1)]).isEmpty)
+        #expect(store.batch()["a"]?.count == 1 && store.batch()["c"] == nil)
+        #expect(store.commit().isEmpty)
     }
 
     @Test("changelog records go to the partition of the input that changed the state, in key order")

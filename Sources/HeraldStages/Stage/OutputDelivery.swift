@@ -30,11 +30,15 @@ struct OutputDelivery: Sendable {
 
     /// Sends until every message is acknowledged or replaced (at-least-once).
     /// - Throws: a fatal `KafkaError` at once; the last transient error when the service
-    ///   shuts down before everything is acknowledged (then nothing may be committed).
+    ///   shuts down before everything is acknowledged (then nothing may be committed); the
+    ///   refusal of a state output, once every other message is acknowledged or replaced
+    ///   (the batch is then redone from restored state, which may already cover the input
+    ///   of those others: they must not be left out).
     func deliver(_ messages: [OutgoingMessage]) async throws(KafkaError) -> Delivered {
         var pending = messages
         var delivered = Delivered()
         var attempt = 0
+        var refusedState: KafkaError?
         while !pending.isEmpty {
             let results = try await producer.sendAll(pending)
             var again: [OutgoingMessage] = []
@@ -46,7 +50,11 @@ struct OutputDelivery: Sendable {
                 case .failure(let error) where error.isFatal:
                     throw error
                 case .failure(let error) where error.rejectsMessage:
-                    if let replacement = try replacement(for: message, refusedWith: error) { again.append(replacement) }
+                    do throws(KafkaError) {
+                        if let replacement = try replacement(for: message, refusedWith: error) { again.append(replacement) }
+                    } catch {
+                        refusedState = refusedState ?? error
+                    }
                 case .failure(let error):
                     transient = transient ?? error
                     again.append(message)
@@ -62,6 +70,7 @@ struct OutputDelivery: Sendable {
                 "\(pending.count) of \(results.count) messages not delivered (attempt \(attempt)); re-sending only those in \(pause): \(transient)")
             try? await Task.sleep(for: pause)
         }
+        if let refusedState { throw refusedState }
         return delivered
     }
 

@@ -13,6 +13,20 @@ public struct StageConfiguration: Sendable {
     /// loudly, because a state left out would be restored stale after a restart and reuse
     /// sequence numbers. Default: none.
     public var stateTopics: Set<String> = []
+    /// How many batches' outputs may wait for their acknowledgement while the runner
+    /// already consumes and processes the next ones (at-least-once only; exactly-once is
+    /// never pipelined). Offsets are still stored in batch order, each batch's only once
+    /// all its outputs are acknowledged. 1: each batch is delivered before the next poll.
+    /// The processor must tolerate it (see `StageProcessor.delivered`). Default: 1.
+    public var batchesInFlight = 1
+
+    /// Pipelined, a poll's batch is processed and handed to the producer in parts of at
+    /// most this many messages, so the first outputs leave before the whole poll is
+    /// processed (a change waits for its part, not for up to a poll of 1000). Default: 200.
+    public var pipelinedBatchSize = 200
+
+    /// The depth of the stages whose processors are built for pipelining.
+    public static let pipelinedBatchesInFlight = 4
 
     public init(name: String, inputTopics: [String], deadLetterTopic: String) {
         self.name = name
@@ -27,5 +41,10 @@ public struct StageConfiguration: Sendable {
             name: stage.rawValue, inputTopics: stage.inputTopics.map(catalog.name),
             deadLetterTopic: catalog.name(TopicCatalog.deadLetters))
         stateTopics = Set(TopicCatalog.all.filter(\.compacted).map(catalog.name))
+        // Match keeps no state per batch; compose stages per batch in a `KeyedStateStore`,
+        // which layers the changes of undelivered batches. The others keep single-batch
+        // state aside (schedule's zone checks, the asset ledgers' undo journals) or act
+        // outside Kafka while processing (push sends), so they deliver one batch at a time.
+        if stage == .match || stage == .compose { batchesInFlight = Self.pipelinedBatchesInFlight }
     }
 }

@@ -17,8 +17,13 @@ public protocol StageProcessor: Sendable {
     func partitionsRevoked(_ partitions: [TopicPartition]) async
 
     /// Called once the outputs of `process(batch)` are acknowledged (and, exactly-once,
-    /// committed). A stateful processor keeps what a batch changed aside until then: a
-    /// failed batch is processed again from the state before it.
+    /// committed), for each batch in the order the batches were processed. A stateful
+    /// processor keeps what a batch changed aside until then. With
+    /// `StageConfiguration.batchesInFlight` > 1, later batches are processed before earlier
+    /// ones are delivered, and must see what those changed (`KeyedStateStore` layers it).
+    /// A batch whose delivery fails is undone with `partitionsRevoked` then
+    /// `partitionsAssigned` of its partitions (drop everything kept aside, restore from the
+    /// changelogs) and processed again.
     func delivered(_ batch: [ConsumedMessage]) async
 
     /// How often the runner asks for time-driven outputs (`tick`); `nil`: never.

@@ -7,20 +7,28 @@ import ServiceLifecycle
 /// dead letters → store offsets only after every output is acknowledged (at-least-once),
 /// or commit outputs and offsets in one transaction (exactly-once).
 ///
-/// A failed batch is retried in place with back-off and nothing of it is committed; rejected
-/// input goes to the dead-letter topic and the stage keeps going. Delivery is per message
+/// At-least-once, up to `configuration.batchesInFlight` batches' outputs wait for their
+/// acknowledgements while the next batches are polled and processed (see
+/// `StageRunner+Pipeline.swift`); offsets are stored and `processor.delivered` is called
+/// strictly in batch order, each once all of its batch's outputs are acknowledged.
+///
+/// A batch the processor fails is retried in place with back-off; rejected input goes to
+/// the dead-letter topic and the stage keeps going. Delivery is per message
 /// (`OutputDelivery`): a transient failure re-sends only what was not acknowledged, and a
 /// message Kafka refuses for itself is set aside as a dead letter instead of stalling the
-/// partition. Graceful shutdown finishes the batch in hand, commits, and leaves the group.
+/// partition. A batch whose delivery still fails (a state output refused, a transaction
+/// aborted) is undone — the processor's state of its partitions revoked and restored from
+/// the changelogs — and processed again. Graceful shutdown delivers the batches in hand,
+/// stores their offsets, and the consumer commits them as it leaves the group.
 public final class StageRunner<Processor: StageProcessor>: Service, ReadinessReporting {
     public let configuration: StageConfiguration
-    private let processor: Processor
-    private let consumer: KafkaConsumer
-    private let producer: KafkaProducer
+    let processor: Processor
+    let consumer: KafkaConsumer
+    let producer: KafkaProducer
     private let readiness: Readiness?
-    private let logger: Logger
-    private let metrics: StageMetrics
-    private let delivery: OutputDelivery
+    let logger: Logger
+    let metrics: StageMetrics
+    let delivery: OutputDelivery
 
     /// - Parameters:
     ///   - consumer: a consumer of the stage's group, not yet subscribed; the runner owns and closes it.
@@ -69,29 +77,48 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
         logger.info("stage stopped")
     }
 
-    /// Polls and handles events one poll at a time (a partition never moves while its batch
-    /// is in hand), and between polls runs the processor's timers when they are due.
+    /// Polls and handles events one poll at a time, and between polls completes the batches
+    /// in flight that are acknowledged and runs the processor's timers when they are due
+    /// (after every batch in flight is delivered: a tick never overlaps a batch).
     private func consumeUntilShutdown() async throws {
         let interval = processor.tickInterval
         var nextTick = interval.map { ContinuousClock.now + $0 }
+        var pipeline: [InFlightBatch] = []
         while !Task.isCancelled, !Task.isShuttingDownGracefully, !consumer.isClosed {
             for event in await consumer.poll() {
-                try await handle(event)
+                guard try await handle(event, pipeline: &pipeline) else { return }
             }
+            guard try await complete(&pipeline, waiting: false) else { return }
             if let interval, let due = nextTick, ContinuousClock.now >= due {
-                try await perform([]) { try await processor.tick() }
+                guard try await complete(&pipeline, waiting: true),
+                      try await perform([], { try await processor.tick() }) else { return }
                 nextTick = ContinuousClock.now + interval
             }
         }
+        _ = try await complete(&pipeline, waiting: true)
     }
 
-    private func handle(_ event: ConsumerEvent) async throws {
+    /// - Returns: `false` when a batch was left undelivered because the service is shutting
+    ///   down: nothing after it may be stored, so the stage stops handling input.
+    private func handle(_ event: ConsumerEvent, pipeline: inout [InFlightBatch]) async throws -> Bool {
         switch event {
         case .messages(let batch):
-            try await perform(batch) { try await processor.process(batch) }
+            guard configuration.batchesInFlight > 1, !configuration.exactlyOnce else {
+                guard try await complete(&pipeline, waiting: true) else { return false }
+                return try await perform(batch) { try await processor.process(batch) }
+            }
+            let size = max(1, configuration.pipelinedBatchSize)
+            for start in stride(from: 0, to: batch.count, by: size) {
+                guard try await enqueue(Array(batch[start..<min(batch.count, start + size)]), into: &pipeline) else { return false }
+            }
         case .assigned(let partitions):
+            guard try await complete(&pipeline, waiting: true) else { return false }
             try await restore(partitions)
         case .revoked(let partitions), .lost(let partitions):
+            // The partitions are gone already (what was stored was committed during the
+            // poll). Batches of them still in flight are delivered first, in order; their
+            // offsets are refused, so the new owner redoes them (at-least-once).
+            guard try await complete(&pipeline, waiting: true) else { return false }
             await processor.partitionsRevoked(partitions)
         case .offsetOutOfRange(let partition, let offset, let reason):
             metrics.dataLoss.increment()
@@ -105,35 +132,17 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
             metrics.errors.increment()
             logger.warning("consumer error: \(error)")
         }
+        return true
     }
 
-    /// Processes and delivers one batch (or, with no input, one tick of the timers),
-    /// retrying until it succeeds, the producer fails fatally, or the service is shutting
-    /// down (then nothing of the batch is committed).
-    private func perform(_ batch: [ConsumedMessage], _ work: () async throws -> StageResult) async throws {
+    /// Runs the processor until it returns, retrying with back-off. Nothing of a failed
+    /// attempt stays behind: a processor stages its changes only as it returns.
+    /// - Returns: `nil` when the service shuts down first (the batch is not committed).
+    func processed(_ work: () async throws -> StageResult) async throws -> StageResult? {
         var attempt = 0
         while true {
-            let started = ContinuousClock.now
             do {
-                let result = try await work()
-                let maxBytes = producer.maxMessageBytes
-                let deadLetters = result.rejections.map {
-                    DeadLetter.message(for: $0, stage: configuration.name, topic: configuration.deadLetterTopic, maxBytes: maxBytes)
-                }
-                for rejection in result.rejections {
-                    logger.warning("input rejected to dead letters: \(rejection.reason)", metadata: [
-                        PipelineLogKey.partition: .string(rejection.message.topicPartition.description),
-                        PipelineLogKey.offset: .string(String(rejection.message.offset)),
-                    ])
-                }
-                let delivered = try await deliver(result.outputs + deadLetters, for: batch)
-                await processor.delivered(batch)
-                metrics.consumed.increment(by: batch.count)
-                metrics.produced.increment(by: delivered.outputs)
-                metrics.deadLettered.increment(by: delivered.deadLetters)
-                metrics.batchDuration.record(ContinuousClock.now - started)
-                metrics.recordLag(after: batch, consumer: consumer)
-                return
+                return try await work()
             } catch let error as KafkaError where error.isFatal {
                 logger.critical("fatal Kafka error, stopping the stage: \(error)")
                 throw error
@@ -142,7 +151,7 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
                 metrics.retries.increment()
                 if Task.isShuttingDownGracefully || Task.isCancelled {
                     logger.notice("shutting down with a failed batch uncommitted; it will be redone: \(error)")
-                    return
+                    return nil
                 }
                 let pause = backoff(attempt)
                 logger.error("batch failed (attempt \(attempt)), retrying in \(pause): \(error)")
@@ -151,19 +160,87 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
         }
     }
 
+    /// Processes and delivers one batch (or, with no input, one tick of the timers) before
+    /// anything else, retrying until it succeeds, the producer fails fatally, or the service
+    /// is shutting down. A delivery that fails is undone (`undo`) before the batch is
+    /// processed again, so it is recomputed from the state before it.
+    /// - Returns: `false` when the service shut down first (nothing of the batch is committed).
+    func perform(_ batch: [ConsumedMessage], _ work: () async throws -> StageResult) async throws -> Bool {
+        var attempt = 0
+        while true {
+            let started = ContinuousClock.now
+            guard let result = try await processed(work) else { return false }
+            do {
+                let delivered = try await deliver(messagesToSend(result), for: batch)
+                try await finish(batch, delivered, started: started)
+                return true
+            } catch let error as KafkaError where error.isFatal {
+                logger.critical("fatal Kafka error, stopping the stage: \(error)")
+                throw error
+            } catch {
+                attempt += 1
+                metrics.retries.increment()
+                if Task.isShuttingDownGracefully || Task.isCancelled {
+                    logger.notice("shutting down with a failed batch uncommitted; it will be redone: \(error)")
+                    return false
+                }
+                let pause = backoff(attempt)
+                logger.error("batch not delivered (attempt \(attempt)); undoing its state, retrying in \(pause): \(error)")
+                try? await Task.sleep(for: pause)
+                try await undo(batch.isEmpty ? consumer.assignment() : batch.partitions)
+            }
+        }
+    }
+
+    /// A batch's outputs and the dead letters of its rejected input (each rejection logged).
+    func messagesToSend(_ result: StageResult) -> [OutgoingMessage] {
+        guard !result.rejections.isEmpty else { return result.outputs }
+        let maxBytes = producer.maxMessageBytes
+        var messages = result.outputs
+        for rejection in result.rejections {
+            logger.warning("input rejected to dead letters: \(rejection.reason)", metadata: [
+                PipelineLogKey.partition: .string(rejection.message.topicPartition.description),
+                PipelineLogKey.offset: .string(String(rejection.message.offset)),
+            ])
+            messages.append(DeadLetter.message(
+                for: rejection, stage: configuration.name, topic: configuration.deadLetterTopic, maxBytes: maxBytes))
+        }
+        return messages
+    }
+
     private func deliver(_ outputs: [OutgoingMessage], for batch: [ConsumedMessage]) async throws -> OutputDelivery.Delivered {
         if outputs.isEmpty, batch.isEmpty { return OutputDelivery.Delivered() }
         if configuration.exactlyOnce {
             return try await deliverInTransaction(outputs, offsets: batch.nextOffsets)
         }
-        let delivered = try await delivery.deliver(outputs)
-        if batch.isEmpty { return delivered }
-        let moved = try consumer.store(batch)
-        if !moved.isEmpty {
-            logger.notice("partitions moved while the batch was processed; their new owner redoes it",
-                          metadata: [PipelineLogKey.partition: .string("\(moved)")])
+        return try await delivery.deliver(outputs)
+    }
+
+    /// A batch is delivered: its offsets are stored (at-least-once; exactly-once committed
+    /// them with its outputs) and the processor is told.
+    func finish(_ batch: [ConsumedMessage], _ delivered: OutputDelivery.Delivered, started: ContinuousClock.Instant) async throws {
+        if !batch.isEmpty, !configuration.exactlyOnce {
+            let moved = try consumer.store(batch)
+            if !moved.isEmpty {
+                logger.notice("partitions moved while the batch was processed; their new owner redoes it",
+                              metadata: [PipelineLogKey.partition: .string("\(moved)")])
+            }
         }
-        return delivered
+        await processor.delivered(batch)
+        metrics.consumed.increment(by: batch.count)
+        metrics.produced.increment(by: delivered.outputs)
+        metrics.deadLettered.increment(by: delivered.deadLetters)
+        metrics.batchDuration.record(ContinuousClock.now - started)
+        metrics.recordLag(after: batch, consumer: consumer)
+    }
+
+    /// Drops what the processor staged for batches that were not delivered, by revoking
+    /// these partitions from it and restoring them from the changelogs — what a rebalance
+    /// does — so the batches are processed again from the state before them.
+    func undo(_ partitions: [TopicPartition]) async throws {
+        guard !partitions.isEmpty else { return }
+        await processor.partitionsRevoked(partitions)
+        try await restore(partitions)
     }
 
     /// Outputs and input offsets commit together, or neither does. One refused message
@@ -235,7 +312,7 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
         }
     }
 
-    private func backoff(_ attempt: Int) -> Duration { configuration.retry.pause(after: attempt) }
+    func backoff(_ attempt: Int) -> Duration { configuration.retry.pause(after: attempt) }
 }
 
 /// Metadata keys of HeraldStages's log lines.

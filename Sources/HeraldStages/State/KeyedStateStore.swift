@@ -20,8 +20,12 @@ public protocol KeyedState: Codable, Sendable {
 /// - A batch reads the live states (`batch()`), stages what it changes, and writes those
 ///   states to the changelog with its outputs (`changelogMessages`), on the partition of
 ///   the input that changed them.
-/// - Once the runner reports the batch delivered, `commit()` makes them live; a batch that
-///   failed is recomputed from the states before it (what it staged is replaced).
+/// - Once the runner reports the batch delivered, `commit()` makes the oldest batch's
+///   changes live. A pipelined runner processes the next batches before the earlier ones
+///   are delivered: each batch's changes wait in order, and a batch reads the live states
+///   with every waiting change on top (what the batches before it left). A batch whose
+///   delivery failed is undone by the runner with `revoke` (which drops everything waiting)
+///   and `restore`, then processed again.
 /// - On assignment `restore` reads the partitions' changelog; on revocation `revoke`
 ///   drops their keys (their new owner restores them).
 public final class KeyedStateStore<State: KeyedState>: Sendable {
@@ -36,7 +40,8 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         var live: [String: State] = [:]
         /// The partition each live state is on.
         var partitions: [String: Int32] = [:]
-        var staged: [String: Entry] = [:]
+        /// What batches processed but not yet delivered changed, oldest first.
+        var waiting: [[String: Entry]] = []
 
         mutating func makeLive(_ entries: [String: Entry]) {
             for (key, entry) in entries {
@@ -62,8 +67,15 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
     /// The partition a key's live state is on.
     public func partition(of key: String) -> Int32? { storage.withLock { $0.partitions[key] } }
 
-    /// The live states, for one batch or tick to change.
-    public func batch() -> StagedStates<State> { StagedStates(live: storage.withLock { $0.live }) }
+    /// The live states with what undelivered batches changed on top, for one batch or tick to change.
+    public func batch() -> StagedStates<State> {
+        let (live, waiting) = storage.withLock { ($0.live, $0.waiting) }
+        guard waiting.count > 1 else { return StagedStates(live: live, waiting: waiting.first ?? [:]) }
+        // Only the waiting changes are merged (a few batches' keys), never the live states.
+        var merged: [String: Entry] = [:]
+        for changes in waiting { merged.merge(changes) { _, newer in newer } }
+        return StagedStates(live: live, waiting: merged)
+    }
 
     /// The changelog records of what a batch changed, in key order (stable output).
     /// - Throws: `PipelineError` when a state does not encode: never skipped (the key
@@ -82,18 +94,19 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         return messages
     }
 
-    /// Keeps a batch's changes aside until its outputs are delivered.
+    /// Keeps a batch's changes aside until its outputs are delivered, after those of the
+    /// batches processed before it.
     public func stage(_ batch: StagedStates<State>) {
-        storage.withLock { $0.staged = batch.staged }
+        storage.withLock { $0.waiting.append(batch.staged) }
     }
 
-    /// The staged changes become live (their batch was delivered); returns them.
+    /// The changes of the oldest undelivered batch become live (it was delivered); returns them.
     @discardableResult
     public func commit() -> [String: Entry] {
         storage.withLock { storage in
-            let staged = storage.staged
+            guard !storage.waiting.isEmpty else { return [:] }
+            let staged = storage.waiting.removeFirst()
             storage.makeLive(staged)
-            storage.staged = [:]
             return staged
         }
     }
@@ -110,12 +123,13 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         return restored
     }
 
-    /// Drops the keys of partitions taken away, and anything staged. Returns the keys dropped.
+    /// Drops the keys of partitions taken away, and what every undelivered batch changed.
+    /// Returns the keys dropped.
     @discardableResult
     public func revoke(_ partitions: [TopicPartition]) -> [String] {
         let numbers = Set(partitions.map(\.partition))
         return storage.withLock { storage in
-            storage.staged = [:]
+            storage.waiting = []
             let dropped = storage.partitions.filter { numbers.contains($0.value) }.map(\.key)
             for key in dropped {
                 storage.live[key] = nil
@@ -126,16 +140,21 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
     }
 }
 
-/// The states one batch or tick works on: the live ones as they were, and what it changed.
+/// The states one batch or tick works on: the live ones as they were, what the batches
+/// before it that are not yet delivered changed, and what it changed.
 public struct StagedStates<State: KeyedState>: Sendable {
     private let live: [String: State]
+    private let waiting: [String: KeyedStateStore<State>.Entry]
     /// What the batch changed, by key, with the partition each goes to.
     public private(set) var staged: [String: KeyedStateStore<State>.Entry] = [:]
 
-    init(live: [String: State]) { self.live = live }
+    init(live: [String: State], waiting: [String: KeyedStateStore<State>.Entry]) {
+        self.live = live
+        self.waiting = waiting
+    }
 
     /// A key's state as the batch left it so far, if it has one.
-    public subscript(key: String) -> State? { staged[key]?.state ?? live[key] }
+    public subscript(key: String) -> State? { staged[key]?.state ?? waiting[key]?.state ?? live[key] }
 
     /// Whether the batch changed anything.
     public var isEmpty: Bool { staged.isEmpty }
