@@ -8,19 +8,22 @@ enum MatchRules {
     /// version. With `previousFields`, a subscription that asks for `enter`/`leave` fires
     /// `recordEntered` when the record matches now but did not before, `recordLeft` for the
     /// reverse (docs/cloudkit-behaviour.md §1, Decision).
-    static func reason(_ candidate: IndexedSubscription, _ change: RecordChange) -> QueryNotificationReason? {
+    /// - Parameter records: the change's records (`ChangeRecords(change)`, built once per change).
+    static func reason(
+        _ candidate: IndexedSubscription, _ change: RecordChange, _ records: ChangeRecords
+    ) -> QueryNotificationReason? {
         let events = candidate.events
         switch change.kind {
         case .create:
-            guard events.contains(.create), candidate.satisfied(by: change.fields, of: change) else { return nil }
+            guard events.contains(.create), candidate.satisfied(by: records.after) else { return nil }
             return .recordCreated
         case .delete:
-            guard events.contains(.delete), candidate.satisfied(by: change.fields, of: change) else { return nil }
+            guard events.contains(.delete), candidate.satisfied(by: records.after) else { return nil }
             return .recordDeleted
         case .update:
-            let after = candidate.satisfied(by: change.fields, of: change)
-            if let previous = change.previousFields, events.contains(.enter) || events.contains(.leave) {
-                let before = candidate.satisfied(by: previous, of: change)
+            let after = candidate.satisfied(by: records.after)
+            if let previous = records.before, events.contains(.enter) || events.contains(.leave) {
+                let before = candidate.satisfied(by: previous)
                 if after && !before && events.contains(.enter) { return .recordEntered }
                 if before && !after && events.contains(.leave) { return .recordLeft }
             }

@@ -12,11 +12,11 @@ struct SharedParts: Sendable {
     private var infos: [NotificationInfo: Use<SharedNotificationInfo>] = [:]
     private var firesOns: [[Subscription.Event]: Use<[Subscription.Event]>] = [:]
 
-    /// The subscription pointing to the shared copies of its parts.
-    mutating func adopt(_ subscription: IndexedSubscription) -> IndexedSubscription {
+    /// The subscription pointing to the shared copies of its parts, in `slot` of its bucket.
+    mutating func adopt(_ subscription: IndexedSubscription, slot: Int32) -> IndexedSubscription {
         let info = Self.use(&infos, subscription.info.value, new: subscription.info)
         let firesOn = Self.use(&firesOns, subscription.firesOn, new: subscription.firesOn)
-        return subscription.sharing(info, firesOn: firesOn)
+        return subscription.sharing(info, firesOn: firesOn, slot: slot)
     }
 
     /// Stops counting the parts of a subscription leaving the index.

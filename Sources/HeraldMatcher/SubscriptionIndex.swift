@@ -5,8 +5,8 @@ import HeraldModel
 ///
 /// Query subscriptions are bucketed by (container, database, record type, and the owner in
 /// private databases), then filed inside their bucket by the selective part of their
-/// predicate (`QueryIndex`: hashed values, numeric ranges, prefixes, suffixes, trigrams,
-/// tokens, geo cells); only the candidates this yields, plus the bucket's residuals, are
+/// predicate (`QueryIndex`: hashed values, numeric ranges, prefixes, suffixes, runs of
+/// characters, tokens, geo cells); only the candidates this yields, plus the bucket's residuals, are
 /// evaluated. Zone subscriptions are bucketed by zone, database subscriptions by owner.
 public struct SubscriptionIndex: Sendable {
     public let rules: SubscriptionRules
@@ -57,11 +57,10 @@ public struct SubscriptionIndex: Sendable {
         let (prepared, plan) = try rules.prepareForIndex(subscription)
         let definition = SubscriptionRules.definition(subscription)
         let hash = definition.hashValue
-        let duplicate = definitions.first(hash) { key in
-            guard key != prepared.key, let other = byKey[key]?.subscription else { return false }
-            return SubscriptionRules.definition(other) == definition
+        let duplicate = definitions.first(hash) { other in
+            other.key != prepared.key && SubscriptionRules.definition(other.subscription) == definition
         }
-        if let duplicate, let other = byKey[duplicate]?.subscription {
+        if let other = duplicate?.subscription {
             throw MatcherError(
                 code: .duplicateSubscription, reason: "subscription is duplicate of '\(other.subscriptionID)'",
                 subscriptionID: subscription.subscriptionID)
@@ -74,11 +73,14 @@ public struct SubscriptionIndex: Sendable {
     public mutating func upsert(_ subscription: Subscription) throws(MatcherError) {
         let (validated, plan, definition) = try validated(subscription)
         remove(key: validated.key)
-        let prepared = parts.adopt(validated)
+        // A query subscription knows its slot in its bucket (the bucket keeps no key → slot map).
+        let bucket = QueryBucket(subscription)
+        let slot = subscription.subscriptionType == .query ? queries[bucket]?.nextSlot ?? 0 : -1
+        let prepared = parts.adopt(validated, slot: slot)
         byKey[prepared.key] = prepared
-        definitions.add(prepared.key, hash: definition)
+        definitions.add(prepared, hash: definition)
         switch subscription.subscriptionType {
-        case .query: mutateQueries(QueryBucket(subscription)) { $0.insert(prepared, plan: plan) }
+        case .query: mutateQueries(bucket) { $0.insert(prepared, plan: plan) }
         case .zone: zones[ZoneBucket(subscription), default: [:]][prepared.key] = prepared
         case .database: databases[DatabaseBucket(subscription), default: [:]][prepared.key] = prepared
         }
@@ -93,7 +95,7 @@ public struct SubscriptionIndex: Sendable {
         switch subscription.subscriptionType {
         case .query:
             let plan = rules.plan(of: subscription)
-            mutateQueries(QueryBucket(subscription)) { $0.remove(key: key, plan: plan) }
+            mutateQueries(QueryBucket(subscription)) { $0.remove(old, plan: plan) }
         case .zone: Self.remove(key, from: &zones, bucket: ZoneBucket(subscription))
         case .database: Self.remove(key, from: &databases, bucket: DatabaseBucket(subscription))
         }
@@ -128,10 +130,12 @@ public struct SubscriptionIndex: Sendable {
             let slots = usesPredicateIndex
                 ? entries.candidates(change.fields, previous: change.previousFields)
                 : entries.subscriptions.indices.map(Int32.init)
+            let records = ChangeRecords(change)
+            let subscriptions = entries.subscriptions
             for slot in slots {
-                guard let candidate = entries.subscriptions[Int(slot)] else { continue }
+                guard let candidate = subscriptions[Int(slot)] else { continue }
                 guard MatchRules.watchesZone(candidate, of: change) else { continue }
-                guard let reason = MatchRules.reason(candidate, change) else { continue }
+                guard let reason = MatchRules.reason(candidate, change, records) else { continue }
                 body(FiredSubscription(subscription: candidate, notificationType: .query, reason: reason))
             }
         }

@@ -97,6 +97,9 @@ struct IndexPropertyTests {
             "title BEGINSWITH 'Grocery '", "title BEGINSWITH[c] 'grocery l'", "title ENDSWITH 'rk'", "title ENDSWITH 'y list'",
             "title BEGINSWITH 'W\u{F6}'", "title ENDSWITH '\u{E9}b'", "title BEGINSWITH 'w\u{E9}'", "body ENDSWITH 'noir'",
             "body CONTAINS 'f\u{E9} n'", "title LIKE '*ery*'",
+            // Needles of six characters and more, filed under a run of six (`Grams`).
+            "body CONTAINS 'quick brown'", "body CONTAINS[cd] 'CAFE AU'", "title LIKE '*rocery l*'", "body CONTAINS 'e\u{301} noi'",
+            "title CONTAINS[c] 'ROCERY'", "body CONTAINS 'k brown fox'", "body CONTAINS[c] 'URGENT: CALL'",
         ]
         var index = SubscriptionIndex(rules: SubscriptionRules(), hashBits: hashBits)
         var live: [String: Subscription] = [:]

@@ -34,7 +34,7 @@ struct PostingTableTests {
         }
     }
 
-    @Test("one walk's prefix and suffix hashes equal the hashes of the pieces; canonically equal strings hash equal")
+    @Test("one walk's prefix, suffix and run hashes equal the hashes of the pieces; canonically equal strings hash equal")
     func affixHashes() {
         let hasher = PostingHasher(seed: 1)
         for text in ["grocery list", "we\u{301}b", "Wörk", "a\r\nb", "ab"] {
@@ -44,12 +44,20 @@ struct PostingTableTests {
                 let pieces = [1, 2, 4, 8].compactMap { reversed ? SimpleText.suffix(text, $0) : SimpleText.prefix(text, $0) }
                 #expect(walked == pieces.map { hasher.hash(3, .string($0), reversed: reversed) }, "\(text) reversed: \(reversed)")
             }
-            var trigrams: [UInt64] = []
-            hasher.forEachTrigram(5, of: text) { trigrams.append($0) }
-            var expected: [UInt64] = []
-            Trigrams.forEach(in: text) { expected.append(hasher.hash(5, .string($0))) }
-            #expect(trigrams == expected, "\(text)")
+            for lengths in [[3], [6], [3, 6], [1, 2, 4]] {
+                var walked: [UInt64] = []
+                hasher.forEachGram(5, of: text, lengths: lengths) { walked.append($0) }
+                var expected: [UInt64] = []
+                for length in lengths { Grams.forEach(in: text, length: length) { expected.append(hasher.hash(5, .string($0))) } }
+                #expect(walked.sorted() == expected.sorted(), "\(text) lengths \(lengths)")
+            }
         }
+        var runs: [String] = []
+        Grams.forEach(in: "we\u{301}bs", length: 3) { runs.append($0) }
+        #expect(runs == ["we\u{301}b", "e\u{301}bs"])
+        #expect(Grams.selective(of: "ab") == nil)
+        #expect(Grams.selective(of: "abcde") == "bcd")
+        #expect(Grams.selective(of: "w123456 and") == "23456 ")
         #expect(hasher.hash(0, .string("caf\u{E9}")) == hasher.hash(0, .string("cafe\u{301}")))
         #expect(hasher.hash(0, .string("\u{212A}")) == hasher.hash(0, .string("K")))
         #expect(hasher.hash(0, .number(0)) == hasher.hash(0, .number(-0.0)))

@@ -74,8 +74,8 @@ enum IndexPlanner {
             // Membership on a list field; a substring on a STRING field.
             guard let key = IndexKey(value, folding: options) else { return nil }
             guard case .string(let needle) = key else { return IndexPlan(entries: [valueEntry(field, options, key)]) }
-            guard let gram = Trigrams.selective(of: needle) else { return nil }
-            return IndexPlan(entries: [valueEntry(field, options, key), posting(.trigram, field, options, .string(gram))])
+            guard let gram = Grams.selective(of: needle) else { return nil }
+            return IndexPlan(entries: [valueEntry(field, options, key), gramEntry(field, options, gram)])
         case .range(_, let lower, let upper):
             guard let low = bound(lower, default: -.infinity), let high = bound(upper, default: .infinity) else { return nil }
             guard low <= high else { return IndexPlan(entries: []) }
@@ -93,6 +93,11 @@ enum IndexPlanner {
         // Folding only changes strings: numbers share one probe whatever the options.
         if case .number = key { return posting(.value, field, [], key) }
         return posting(.value, field, options, key)
+    }
+
+    /// A substring filed by one run of its characters (`Grams`), the run's length in the probe.
+    private static func gramEntry(_ field: String, _ options: Comparison.Options, _ gram: String) -> IndexPlan.Entry {
+        posting(.gram, field, options, .string(gram), length: gram.count)
     }
 
     private static func bound(_ bound: IndexableConstraint.Bound?, default value: Double) -> Double? {
@@ -115,7 +120,7 @@ enum IndexPlanner {
     }
 
     /// LIKE: its leading literal as a prefix, else its trailing literal as a suffix, else a
-    /// trigram of its longest literal run; a pattern without wildcards is an equality.
+    /// run of characters of its longest literal run; a pattern without wildcards is an equality.
     private static func like(_ field: String, _ options: Comparison.Options, _ pattern: String) -> IndexPlan? {
         guard !pattern.contains("\\") else { return nil }
         let folded = options.fold(pattern)
@@ -127,7 +132,7 @@ enum IndexPlanner {
         if let last = runs.last, !last.isEmpty {
             return IndexPlan(entries: [posting(.suffix, field, options, .string(last), length: last.count)])
         }
-        guard let longest = runs.max(by: { $0.count < $1.count }), let gram = Trigrams.selective(of: longest) else { return nil }
-        return IndexPlan(entries: [posting(.trigram, field, options, .string(gram))])
+        guard let longest = runs.max(by: { $0.count < $1.count }), let gram = Grams.selective(of: longest) else { return nil }
+        return IndexPlan(entries: [gramEntry(field, options, gram)])
     }
 }

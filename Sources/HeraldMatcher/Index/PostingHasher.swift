@@ -111,20 +111,31 @@ struct PostingHasher: Sendable {
         }
     }
 
-    /// Calls `body` with the hash of every trigram of `text`.
-    func forEachTrigram(_ number: Int32, of text: String, _ body: (UInt64) -> Void) {
+    /// Calls `body` with the hash of every run of each length in `lengths` (characters,
+    /// ascending) of `text` (`Grams`): from each start position, one walk reads every length.
+    func forEachGram(_ number: Int32, of text: String, lengths: [Int], _ body: (UInt64) -> Void) {
+        guard let longest = lengths.last else { return }
         if SimpleText.isSimple(text) {
             var utf8 = text
             utf8.withUTF8 { bytes in
-                guard bytes.count >= 3 else { return }
                 let origin = start(number)
-                for first in 0...(bytes.count - 3) {
-                    body(finish(Self.add(Self.add(Self.add(origin, bytes[first]), bytes[first + 1]), bytes[first + 2])))
+                for first in 0..<bytes.count {
+                    var state = origin
+                    var next = 0
+                    for step in 0..<min(longest, bytes.count - first) {
+                        state = Self.add(state, bytes[first + step])
+                        if next < lengths.count, lengths[next] == step + 1 {
+                            body(finish(state))
+                            next += 1
+                        }
+                    }
                 }
             }
             return
         }
-        Trigrams.forEach(in: text) { body(hash(number, string: $0)) }
+        for length in lengths {
+            Grams.forEach(in: text, length: length) { body(hash(number, string: $0)) }
+        }
     }
 
     /// The string's UTF-8 bytes in Unicode normalization form C (ASCII as is).

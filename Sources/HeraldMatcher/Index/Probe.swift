@@ -11,8 +11,9 @@ struct Probe: Hashable, Sendable {
         case prefix
         /// The last `length` characters of the folded string (ENDSWITH, LIKE '*ab').
         case suffix
-        /// Every run of three characters of the folded string (substring CONTAINS, LIKE '*abc*').
-        case trigram
+        /// Every run of `length` characters (3 or 6, `Grams`) of the folded string
+        /// (substring CONTAINS, LIKE '*abc*').
+        case gram
         /// Full-text search tokens (`field == nil`: every string field).
         case token
         /// Geographic grid cell at level `length` of a location.
@@ -26,7 +27,7 @@ struct Probe: Hashable, Sendable {
     var field: String?
     /// `[c]`/`[d]` folding of string values (empty for numbers, tokens and cells).
     var options: Comparison.Options
-    /// Prefix or suffix length in characters, or the cell level.
+    /// Prefix, suffix or run length in characters, or the cell level.
     var length: Int
 
     init(_ kind: Kind, field: String?, options: Comparison.Options = [], length: Int = 0) {
@@ -63,7 +64,7 @@ struct IndexPlan: Sendable, Hashable {
                 case .value: total + 1
                 case .prefix, .suffix: total + 1 + 6 / max(1, key.probe.length)
                 case .token: total + 2
-                case .trigram: total + 3
+                case .gram: total + 1 + 6 / max(1, key.probe.length)
                 case .cell: total + 4
                 }
             case .range: total + 8

@@ -6,28 +6,29 @@ import HeraldPredicate
 /// `PostingHasher`), numeric ranges per field, and the residuals that no index serves.
 /// Subscriptions live in slots so postings hold small integers; a freed slot is reused. A
 /// record makes one lookup step per probe in use, and one walk of a string serves every
-/// prefix (or suffix) length in use.
+/// prefix (or suffix, or run) length in use.
 ///
 /// A class so that matching reads it in place; `SubscriptionIndex` copies it before a
 /// mutation when it is shared (copy-on-write), and only mutates it under exclusive access.
 final class QueryIndex: @unchecked Sendable {
     /// One lookup a record makes in this bucket: a probe in use with its hash number; a
-    /// prefix or suffix probe stands for every length in use of its field and folding.
+    /// prefix, suffix or run probe stands for every length in use of its field and folding.
     private struct Step {
         var probe: Probe
         var number: Int32
-        /// Prefix/suffix lengths in use, ascending (one walk of the record's string reads them all).
+        /// Prefix/suffix/run lengths in use, ascending (one walk of the record's string reads them all).
         var lengths: [Int]
     }
 
     private(set) var subscriptions: [IndexedSubscription?] = []
-    private var slotOfKey: [String: Int32] = [:]
+    /// How many slots hold a subscription.
+    private(set) var count = 0
     private var freeSlots: [Int32] = []
     private let hasher: PostingHasher
     private var postings = PostingTable()
-    /// How many postings use each probe (prefix/suffix probes per length).
+    /// How many postings use each probe (prefix/suffix/run probes per length).
     private var probeUse: [Probe: Int] = [:]
-    /// The hash number of each probe group (prefix/suffix probes without their length), kept
+    /// The hash number of each probe group (prefix/suffix/run probes without their length), kept
     /// while the bucket lives so a number never changes meaning.
     private var numbers: [Probe: Int32] = [:]
     private var steps: [Step] = []
@@ -42,7 +43,7 @@ final class QueryIndex: @unchecked Sendable {
     func copy() -> QueryIndex {
         let other = QueryIndex(hasher: hasher)
         other.subscriptions = subscriptions
-        other.slotOfKey = slotOfKey
+        other.count = count
         other.freeSlots = freeSlots
         other.postings = postings
         other.probeUse = probeUse
@@ -53,21 +54,24 @@ final class QueryIndex: @unchecked Sendable {
         return other
     }
 
-    var isEmpty: Bool { slotOfKey.isEmpty }
-    var count: Int { slotOfKey.count }
+    var isEmpty: Bool { count == 0 }
+
+    /// The slot the next insertion takes: a subscription is made with it
+    /// (`IndexedSubscription.slot`), so the bucket needs no map from keys to slots.
+    var nextSlot: Int32 { freeSlots.last ?? Int32(subscriptions.count) }
 
     /// Files a subscription whose key the bucket does not hold (`SubscriptionIndex` removes
-    /// the old version first) under `plan` (`nil`: a residual).
+    /// the old version first), made with `nextSlot`, under `plan` (`nil`: a residual).
     func insert(_ subscription: IndexedSubscription, plan: IndexPlan?) {
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            subscriptions[Int(free)] = subscription
+        let slot = subscription.slot
+        precondition(slot == nextSlot, "a subscription is inserted in the slot it was made for")
+        if freeSlots.last == slot {
+            freeSlots.removeLast()
+            subscriptions[Int(slot)] = subscription
         } else {
-            slot = Int32(subscriptions.count)
             subscriptions.append(subscription)
         }
-        slotOfKey[subscription.key] = slot
+        count += 1
         guard let plan else {
             residual.insert(slot)
             return
@@ -83,10 +87,13 @@ final class QueryIndex: @unchecked Sendable {
         }
     }
 
-    /// Removes a subscription filed under `plan` (the one it was inserted with).
-    func remove(key: String, plan: IndexPlan?) {
-        guard let slot = slotOfKey.removeValue(forKey: key) else { return }
+    /// Removes a subscription filed under `plan` (the one it was inserted with); one the
+    /// bucket does not hold does nothing.
+    func remove(_ subscription: IndexedSubscription, plan: IndexPlan?) {
+        let slot = subscription.slot
+        guard subscriptions.indices.contains(Int(slot)), subscriptions[Int(slot)] === subscription else { return }
         subscriptions[Int(slot)] = nil
+        count -= 1
         freeSlots.append(slot)
         guard let plan else {
             residual.remove(slot)
@@ -104,10 +111,10 @@ final class QueryIndex: @unchecked Sendable {
         }
     }
 
-    /// The probe group a posting key is hashed under: prefix and suffix keys of every length
-    /// share one (the key's own length tells them apart).
+    /// The probe group a posting key is hashed under: prefix, suffix and run keys of every
+    /// length share one (the key's own length tells them apart).
     private static func group(_ probe: Probe) -> Probe {
-        guard probe.kind == .prefix || probe.kind == .suffix else { return probe }
+        guard probe.kind == .prefix || probe.kind == .suffix || probe.kind == .gram else { return probe }
         var group = probe
         group.length = 0
         return group
@@ -145,8 +152,13 @@ final class QueryIndex: @unchecked Sendable {
     /// when given, before the change), each once, in slot order.
     func candidates(_ fields: [String: FieldValue], previous: [String: FieldValue]?) -> [Int32] {
         var result: [Int32] = []
-        collect(fields, into: &result)
-        if let previous { collect(previous, into: &result) }
+        // The bucket's parts read once into locals: a class's stored properties read inside
+        // the loops (and the closures) would each cost an exclusivity check and a copy.
+        let steps = steps, postings = postings, hasher = hasher, ranges = ranges
+        Self.collect(fields, steps: steps, postings: postings, hasher: hasher, ranges: ranges, into: &result)
+        if let previous {
+            Self.collect(previous, steps: steps, postings: postings, hasher: hasher, ranges: ranges, into: &result)
+        }
         result.append(contentsOf: residual)
         guard result.count > 1 else { return result }
         result.sort()
@@ -159,23 +171,34 @@ final class QueryIndex: @unchecked Sendable {
         return result
     }
 
-    private func collect(_ fields: [String: FieldValue], into result: inout [Int32]) {
-        // Steps come grouped by (field, options): fold each field's strings once per group.
+    private static func collect(
+        _ fields: [String: FieldValue], steps: [Step], postings: PostingTable, hasher: PostingHasher,
+        ranges: [String: RangeIndex], into result: inout [Int32]
+    ) {
+        // Steps come grouped by field, then options: look each field up once, and fold its
+        // strings once per options.
+        var valueOf: (field: String, value: FieldValue?)?
         var foldedFor: (field: String, options: Comparison.Options)?
         var folded: [String] = []
         for step in steps {
             let probe = step.probe
+            guard let field = probe.field else {
+                // An all-fields token search.
+                RecordKeys.forEach(probe, of: fields) { postings.append(hasher.hash(step.number, $0), to: &result) }
+                continue
+            }
+            if valueOf?.field != field { valueOf = (field, fields[field]) }
+            guard let value = valueOf?.value else { continue }
             switch probe.kind {
-            case .prefix, .suffix, .trigram:
-                guard let field = probe.field, let value = fields[field] else { continue }
+            case .prefix, .suffix, .gram:
                 if foldedFor?.field != field || foldedFor?.options != probe.options {
                     folded.removeAll(keepingCapacity: true)
                     IndexKey.forEachString(of: value, folding: probe.options) { folded.append($0) }
                     foldedFor = (field, probe.options)
                 }
                 for text in folded {
-                    if probe.kind == .trigram {
-                        hasher.forEachTrigram(step.number, of: text) { postings.append($0, to: &result) }
+                    if probe.kind == .gram {
+                        hasher.forEachGram(step.number, of: text, lengths: step.lengths) { postings.append($0, to: &result) }
                     } else {
                         hasher.forEachAffix(step.number, of: text, lengths: step.lengths, reversed: probe.kind == .suffix) {
                             postings.append($0, to: &result)
@@ -183,7 +206,7 @@ final class QueryIndex: @unchecked Sendable {
                     }
                 }
             case .value, .token, .cell:
-                RecordKeys.forEach(probe, of: fields) { postings.append(hasher.hash(step.number, $0), to: &result) }
+                RecordKeys.forEach(probe, of: value) { postings.append(hasher.hash(step.number, $0), to: &result) }
             }
         }
         for (field, index) in ranges {
@@ -192,8 +215,10 @@ final class QueryIndex: @unchecked Sendable {
         }
     }
 
-    /// Folds every range index into one run; call after loading many subscriptions.
+    /// Folds every range index into one run and clears the posting filter of removed keys;
+    /// call after loading many subscriptions.
     func compact() {
         for field in Array(ranges.keys) { ranges[field]?.compact() }
+        postings.rebuildFilter()
     }
 }

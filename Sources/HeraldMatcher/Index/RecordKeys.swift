@@ -11,10 +11,15 @@ enum RecordKeys {
             return
         }
         guard let value = fields[field] else { return }
+        forEach(probe, of: value, body)
+    }
+
+    /// The keys the value of the probe's field offers to it.
+    static func forEach(_ probe: Probe, of value: FieldValue, _ body: (IndexKey) -> Void) {
         switch probe.kind {
         case .value:
             IndexKey.forEachKey(of: value, folding: probe.options, body)
-        case .prefix, .suffix, .trigram:
+        case .prefix, .suffix, .gram:
             IndexKey.forEachString(of: value, folding: probe.options) { forEachKey(probe, ofFolded: $0, body) }
         case .token:
             tokens(of: value, body)
@@ -23,12 +28,12 @@ enum RecordKeys {
         }
     }
 
-    /// The prefix, suffix or trigram keys of one already folded string.
+    /// The prefix, suffix or run keys of one already folded string.
     static func forEachKey(_ probe: Probe, ofFolded text: String, _ body: (IndexKey) -> Void) {
         switch probe.kind {
         case .prefix: if let head = SimpleText.prefix(text, probe.length) { body(.string(head)) }
         case .suffix: if let tail = SimpleText.suffix(text, probe.length) { body(.string(tail)) }
-        case .trigram: Trigrams.forEach(in: text) { body(.string($0)) }
+        case .gram: Grams.forEach(in: text, length: probe.length) { body(.string($0)) }
         case .value, .token, .cell: break
         }
     }
