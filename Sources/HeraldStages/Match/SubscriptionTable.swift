@@ -25,12 +25,19 @@ public final class SubscriptionTable: Sendable {
     private let state: Mutex<State>
     private let gate = ReadyGate()
     private let placement: SubscriptionPlacement?
+    private let rules: SubscriptionRules
 
     /// - Parameter partitions: the topic's partitions, to tell placed records from misplaced
     ///   copies; `nil`: every record counts, wherever it was read.
     public init(rules: SubscriptionRules = SubscriptionRules(), partitions: Int32? = nil) {
         state = Mutex(State(index: SubscriptionIndex(rules: rules)))
         placement = partitions.map(SubscriptionPlacement.init(partitions:))
+        self.rules = rules
+    }
+
+    /// Decodes and prepares a record for `apply(_:partition:)` without the table's lock (any thread).
+    public func prepare(key: String?, value: Data?) -> SubscriptionRecord {
+        SubscriptionRecord(key: key, value: value, rules: rules)
     }
 
     /// Applies one record of the compacted topic: a subscription, or a tombstone (nil), under
@@ -39,7 +46,14 @@ public final class SubscriptionTable: Sendable {
     /// - Throws: `Rejection.Reason` for undecodable or invalid subscriptions, or a key that is
     ///   neither of the two (the table is unchanged).
     public func apply(key: String?, value: Data?, partition: Int32? = nil) throws(Rejection.Reason) {
-        guard let value else {
+        try apply(prepare(key: key, value: value), partition: partition)
+    }
+
+    /// Applies a record prepared by `prepare(key:value:)`, as `apply(key:value:partition:)` does.
+    /// - Throws: `Rejection.Reason` as `apply(key:value:partition:)` does (the table is unchanged).
+    public func apply(_ record: SubscriptionRecord, partition: Int32? = nil) throws(Rejection.Reason) {
+        let key = record.key
+        guard let subscription = try record.subscription() else {
             guard let key else { throw .invalid("a tombstone without a key") }
             state.withLock { state in
                 if state.legacy.isOldKey(key) {
@@ -51,12 +65,6 @@ public final class SubscriptionTable: Sendable {
                 }
             }
             return
-        }
-        let subscription: Subscription
-        do {
-            subscription = try WireCodec().decode(Subscription.self, from: value)
-        } catch {
-            throw .undecodable("\(error)")
         }
         let identity = subscription.partitionKey
         let oldKey = key == subscription.legacyPartitionKey && key != identity ? key : nil
@@ -73,7 +81,7 @@ public final class SubscriptionTable: Sendable {
                     } else {
                         state.misplaced[identity] = nil
                     }
-                    try state.index.upsert(subscription)
+                    try state.index.upsert(record.prepared(subscription, rules: rules))
                     state.legacy.recordNewKey(identity)
                     return
                 }
@@ -82,7 +90,7 @@ public final class SubscriptionTable: Sendable {
                 case .ignore:
                     state.legacy.recordOldKey(oldKey, identity: identity, applied: false)
                 case .upsert(let replaced):
-                    try state.index.upsert(subscription)
+                    try state.index.upsert(record.prepared(subscription, rules: rules))
                     if let replaced { state.index.remove(key: replaced) }
                     state.legacy.recordOldKey(oldKey, identity: identity, applied: true)
                 }
