@@ -20,6 +20,18 @@ public final class SubscriptionTable: Sendable {
         var legacy = LegacySubscriptionKeys()
         /// The partition of each identity whose current record is not on its placement partition.
         var misplaced: [String: Int32] = [:]
+        var owners = SubscriptionOwners()
+
+        mutating func upsert(_ prepared: PreparedSubscription) throws(MatcherError) {
+            try index.upsert(prepared)
+            owners.insert(prepared.key, of: prepared.subscription)
+        }
+
+        mutating func remove(key: String) {
+            guard let old = index.subscription(forKey: key) else { return }
+            index.remove(key: key)
+            owners.remove(key, of: old)
+        }
     }
 
     private let state: Mutex<State>
@@ -57,9 +69,9 @@ public final class SubscriptionTable: Sendable {
             guard let key else { throw .invalid("a tombstone without a key") }
             state.withLock { state in
                 if state.legacy.isOldKey(key) {
-                    if let identity = state.legacy.tombstone(oldKey: key) { state.index.remove(key: identity) }
+                    if let identity = state.legacy.tombstone(oldKey: key) { state.remove(key: identity) }
                 } else if deletes(state, key: key, partition: partition) {
-                    state.index.remove(key: key)
+                    state.remove(key: key)
                     state.misplaced[key] = nil
                     state.legacy.recordNewKey(key)
                 }
@@ -81,7 +93,7 @@ public final class SubscriptionTable: Sendable {
                     } else {
                         state.misplaced[identity] = nil
                     }
-                    try state.index.upsert(record.prepared(subscription, rules: rules))
+                    try state.upsert(record.prepared(subscription, rules: rules))
                     state.legacy.recordNewKey(identity)
                     return
                 }
@@ -90,8 +102,8 @@ public final class SubscriptionTable: Sendable {
                 case .ignore:
                     state.legacy.recordOldKey(oldKey, identity: identity, applied: false)
                 case .upsert(let replaced):
-                    try state.index.upsert(record.prepared(subscription, rules: rules))
-                    if let replaced { state.index.remove(key: replaced) }
+                    try state.upsert(record.prepared(subscription, rules: rules))
+                    if let replaced { state.remove(key: replaced) }
                     state.legacy.recordOldKey(oldKey, identity: identity, applied: true)
                 }
             }
@@ -124,13 +136,20 @@ public final class SubscriptionTable: Sendable {
     /// deletion, ahead of its tombstones).
     public func remove(key: String) {
         state.withLock { state in
-            state.index.remove(key: key)
+            state.remove(key: key)
             state.misplaced[key] = nil
             state.legacy.recordNewKey(key)
         }
     }
 
     public var count: Int { state.withLock { $0.index.count } }
+
+    /// Every subscription `owner` has in `container` and `database`, by ID (reads only theirs).
+    public func subscriptions(container: String, database: DatabaseScope, owner: String) -> [Subscription] {
+        state.withLock { state in
+            state.owners.keys(container: container, database: database, owner: owner).compactMap(state.index.subscription(forKey:))
+        }.sorted { $0.subscriptionID < $1.subscriptionID }
+    }
 
     /// Reads the index under the table's lock.
     public func withIndex<T, E: Error>(_ body: (SubscriptionIndex) throws(E) -> T) throws(E) -> T {
