@@ -114,7 +114,7 @@ public final class PlacedSubscriptionTable: Sendable {
             }
             return
         }
-        let identity = subscription.partitionKey
+        let identity = record.identity ?? subscription.partitionKey
         if let key, key != identity {
             guard key == subscription.legacyPartitionKey else {
                 throw .invalid("key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(subscription.legacyPartitionKey)')")

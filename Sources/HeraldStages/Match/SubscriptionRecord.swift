@@ -18,23 +18,27 @@ public struct SubscriptionRecord: Sendable {
     private let decoded: Result<Subscription, Rejection.Reason>?
     /// For a subscription stored under its own key (or none): prepared, or the rule it breaks.
     private let prepared: Result<PreparedSubscription, MatcherError>?
+    /// The decoded subscription's `Subscription.partitionKey` (made here, off the lock).
+    public let identity: String?
 
     /// Decodes `value` and prepares its subscription with `rules` (those of the index it is filed in).
     public init(key: String?, value: Data?, rules: SubscriptionRules) {
         self.key = key
         self.value = value
         guard let value else {
-            (decoded, prepared) = (nil, nil)
+            (decoded, prepared, identity) = (nil, nil, nil)
             return
         }
         do {
             let subscription = try WireCodec().decode(Subscription.self, from: value)
+            let identity = subscription.partitionKey
             decoded = .success(subscription)
-            prepared = key == nil || key == subscription.partitionKey
+            self.identity = identity
+            prepared = key == nil || key == identity
                 ? Result { () throws(MatcherError) in try rules.prepareForUpsert(subscription) } : nil
         } catch {
             decoded = .failure(.undecodable("\(error)"))
-            prepared = nil
+            (prepared, identity) = (nil, nil)
         }
     }
 

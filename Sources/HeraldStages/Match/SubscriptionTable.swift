@@ -78,8 +78,8 @@ public final class SubscriptionTable: Sendable {
             }
             return
         }
-        let identity = subscription.partitionKey
-        let oldKey = key == subscription.legacyPartitionKey && key != identity ? key : nil
+        let identity = record.identity ?? subscription.partitionKey
+        let oldKey = key != identity && key == subscription.legacyPartitionKey ? key : nil
         if let key, key != identity, oldKey == nil {
             throw .invalid("key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(subscription.legacyPartitionKey)')")
         }
