@@ -125,7 +125,7 @@ public final class PlacedSubscriptionTable: Sendable {
             }
             return
         }
-        let target = placement.partition(of: subscription)
+        let target = record.placementKey.map(placement.partition(placementKey:)) ?? placement.partition(of: subscription)
         do {
             try state.withLock { (state: inout State) throws(MatcherError) in
                 guard state.shards[partition]?.epoch == epoch else { return }

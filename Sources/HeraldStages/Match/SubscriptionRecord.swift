@@ -20,13 +20,15 @@ public struct SubscriptionRecord: Sendable {
     private let prepared: Result<PreparedSubscription, MatcherError>?
     /// The decoded subscription's `Subscription.partitionKey` (made here, off the lock).
     public let identity: String?
+    /// The decoded subscription's `Subscription.placementKey` (made here, off the lock).
+    public let placementKey: String?
 
     /// Decodes `value` and prepares its subscription with `rules` (those of the index it is filed in).
     public init(key: String?, value: Data?, rules: SubscriptionRules) {
         self.key = key
         self.value = value
         guard let value else {
-            (decoded, prepared, identity) = (nil, nil, nil)
+            (decoded, prepared, identity, placementKey) = (nil, nil, nil, nil)
             return
         }
         do {
@@ -34,11 +36,12 @@ public struct SubscriptionRecord: Sendable {
             let identity = subscription.partitionKey
             decoded = .success(subscription)
             self.identity = identity
+            placementKey = subscription.placementKey
             prepared = key == nil || key == identity
                 ? Result { () throws(MatcherError) in try rules.prepareForUpsert(subscription) } : nil
         } catch {
             decoded = .failure(.undecodable("\(error)"))
-            (prepared, identity) = (nil, nil)
+            (prepared, identity, placementKey) = (nil, nil, nil)
         }
     }
 
