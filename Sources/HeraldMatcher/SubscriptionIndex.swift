@@ -47,18 +47,18 @@ public struct SubscriptionIndex: Sendable {
     /// Checks a subscription against the rules and the owner's other subscriptions, without adding it.
     /// - Throws: `MatcherError`, e.g. `duplicateSubscription` naming the existing one.
     public func validate(_ subscription: Subscription) throws(MatcherError) -> IndexedSubscription {
-        try validated(subscription).prepared
+        try validated(prepare(subscription)).prepared
     }
 
-    /// The prepared subscription and the hash of its definition (computed once per upsert).
+    /// The prepared subscription and the hash of its definition (computed once per upsert,
+    /// by `prepare`, possibly on another thread).
     private func validated(
-        _ subscription: Subscription
+        _ made: PreparedSubscription
     ) throws(MatcherError) -> (prepared: IndexedSubscription, plan: IndexPlan?, definition: Int) {
-        let (prepared, plan) = try rules.prepareForIndex(subscription)
-        let definition = SubscriptionRules.definition(subscription)
-        let hash = definition.hashValue
+        let (subscription, prepared, plan, hash) = (made.subscription, made.indexed, made.plan, made.definition)
         let duplicate = definitions.first(hash) { other in
-            other.key != prepared.key && SubscriptionRules.definition(other.subscription) == definition
+            other.key != prepared.key
+                && SubscriptionRules.definition(other.subscription) == SubscriptionRules.definition(subscription)
         }
         if let other = duplicate?.subscription {
             throw MatcherError(
@@ -71,7 +71,16 @@ public struct SubscriptionIndex: Sendable {
     /// Adds or replaces a subscription (the compacted topic's upsert).
     /// - Throws: `MatcherError` when it breaks a rule; the index is then unchanged.
     public mutating func upsert(_ subscription: Subscription) throws(MatcherError) {
-        let (validated, plan, definition) = try validated(subscription)
+        try upsert(prepare(subscription))
+    }
+
+    /// Adds or replaces a subscription prepared by `prepare` (of an index with the same
+    /// rules: one prepared under other rules is prepared again).
+    /// - Throws: `MatcherError` when it duplicates another subscription; the index is then unchanged.
+    public mutating func upsert(_ made: PreparedSubscription) throws(MatcherError) {
+        guard made.rules.strictCloudKit == rules.strictCloudKit else { return try upsert(made.subscription) }
+        let subscription = made.subscription
+        let (validated, plan, definition) = try validated(made)
         remove(key: validated.key)
         // A query subscription knows its slot in its bucket (the bucket keeps no key → slot map).
         let bucket = QueryBucket(subscription)

@@ -4,13 +4,20 @@ import Logging
 /// What `herald bench matcher` measured: one row per subscription count.
 public struct MatcherReport: BenchmarkReport {
     public var rows: [MatcherBenchmark.Row]
-    /// Seconds for the match stage's loader to read one million subscriptions from the
-    /// `subscriptions` topic on the embedded broker and be ready; `nil` (JSON null) when not
-    /// measured (`--load-subscriptions 0`).
+    /// Seconds for the match stage's loader (`PlacedSubscriptionLoader`, one instance holding
+    /// every partition) to read one million subscriptions from the `subscriptions` topic on
+    /// the embedded broker and be ready; `nil` (JSON null) when not measured
+    /// (`--load-subscriptions 0`).
     public var loadMillionSeconds: Double?
+    /// CPU seconds of the process (all threads, the embedded broker included) meanwhile.
+    public var loadMillionCPUSeconds: Double?
+    /// The same for the whole table (`SubscriptionTableLoader`, as the API reads the topic).
+    public var wholeLoadMillionSeconds: Double?
+    public var wholeLoadMillionCPUSeconds: Double?
 
     enum CodingKeys: String, CodingKey {
-        case rows, loadMillionSeconds = "load_1m_seconds"
+        case rows, loadMillionSeconds = "load_1m_seconds", loadMillionCPUSeconds = "load_1m_cpu_seconds"
+        case wholeLoadMillionSeconds = "whole_load_1m_seconds", wholeLoadMillionCPUSeconds = "whole_load_1m_cpu_seconds"
     }
 
     /// A report of `rows`.
@@ -19,11 +26,14 @@ public struct MatcherReport: BenchmarkReport {
         self.loadMillionSeconds = loadMillionSeconds
     }
 
-    /// Every key present; `load_1m_seconds` is null when not measured.
+    /// Every key present; the load times are null when not measured.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rows, forKey: .rows)
         try container.encode(loadMillionSeconds, forKey: .loadMillionSeconds)
+        try container.encode(loadMillionCPUSeconds, forKey: .loadMillionCPUSeconds)
+        try container.encode(wholeLoadMillionSeconds, forKey: .wholeLoadMillionSeconds)
+        try container.encode(wholeLoadMillionCPUSeconds, forKey: .wholeLoadMillionCPUSeconds)
     }
 
     public var table: String {
@@ -46,8 +56,15 @@ public struct MatcherReport: BenchmarkReport {
                 row.subscriptions, row.indexed, Self.pad(row.indexedPerCPUSecond.map { String(format: "%.0f", $0) } ?? "-", 23), row.withMessages, Self.pad(scan, 20), Self.pad(speedUp, 8),
                 ratio(base, row.indexed), row.bytesPerSubscription, row.matchesPerChange))
         }
-        if let loadMillionSeconds {
-            lines += ["", String(format: "Loading 1M subscriptions from the topic until the match stage is ready: %.1f s", loadMillionSeconds)]
+        if let loadMillionSeconds, let loadMillionCPUSeconds {
+            lines += ["", String(
+                format: "Loading 1M subscriptions from the topic until the match stage is ready: %.1f s (%.1f CPU s)",
+                loadMillionSeconds, loadMillionCPUSeconds)]
+        }
+        if let wholeLoadMillionSeconds, let wholeLoadMillionCPUSeconds {
+            lines.append(String(
+                format: "Loading them into the whole table (as the API does): %.1f s (%.1f CPU s)", wholeLoadMillionSeconds,
+                wholeLoadMillionCPUSeconds))
         }
         return lines.joined(separator: "\n")
     }
@@ -67,8 +84,12 @@ extension MatcherBenchmark {
     public func report(sizes: [Int], load: Int, logger: Logger) async throws -> MatcherReport {
         var report = try report(sizes: sizes)
         if load > 0 {
-            let seconds = try await SubscriptionLoadBenchmark(count: load, logger: logger).run()
-            report.loadMillionSeconds = seconds * 1_000_000 / Double(load)
+            let (placed, whole) = try await SubscriptionLoadBenchmark(count: load, logger: logger).run()
+            let scale = 1_000_000 / Double(load)
+            report.loadMillionSeconds = placed.seconds * scale
+            report.loadMillionCPUSeconds = placed.cpuSeconds * scale
+            report.wholeLoadMillionSeconds = whole.seconds * scale
+            report.wholeLoadMillionCPUSeconds = whole.cpuSeconds * scale
         }
         return report
     }

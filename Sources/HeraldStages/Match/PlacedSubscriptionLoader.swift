@@ -15,7 +15,8 @@ import ServiceLifecycle
 /// Re-placement: live records found on a partition other than their placement (written
 /// before placement existed, or by a tool that does not place) are written again under the
 /// same key to their placement partition and only then tombstoned where they were, once that
-/// partition is loaded. Invalid subscriptions go to the dead-letter topic as stage
+/// partition is loaded. Each batch's subscriptions are decoded and compiled on every core
+/// (`ParallelBatch`), then filed in the topic's order. Invalid subscriptions go to the dead-letter topic as stage
 /// `match.subscriptions`.
 public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
     private struct Reading {
@@ -104,13 +105,18 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         logger.info("\(name): reading partitions \(readings.keys.sorted()) of \(topic)")
     }
 
+    /// Decodes and compiles the batch's subscriptions on every core, filing each in order as
+    /// soon as it and those before it are ready (`ParallelBatch`).
     private func apply(_ batch: [ConsumedMessage], _ readings: inout [Int32: Reading]) async {
         var rejected: [Rejection] = []
-        for message in batch where message.topic == topic {
+        let messages = batch.filter { $0.topic == topic }
+        let table = table
+        await ParallelBatch().forEach(messages, map: { table.prepare(key: $0.keyString, value: $0.value) }) { offset, record in
+            let message = messages[offset]
             let partition = message.partition
-            guard var reading = readings[partition], reading.next.map({ message.offset >= $0 }) ?? true else { continue }
+            guard var reading = readings[partition], reading.next.map({ message.offset >= $0 }) ?? true else { return }
             do throws(Rejection.Reason) {
-                try table.apply(partition: partition, epoch: reading.epoch, key: message.keyString, value: message.value)
+                try table.apply(record, partition: partition, epoch: reading.epoch)
             } catch {
                 rejected.append(Rejection(message: message, reason: error))
             }

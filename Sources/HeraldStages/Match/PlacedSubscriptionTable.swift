@@ -87,7 +87,19 @@ public final class PlacedSubscriptionTable: Sendable {
     /// - Throws: `Rejection.Reason` for a record that does not decode, is invalid, or is
     ///   stored under a key that is neither its own nor the one before per-user IDs.
     public func apply(partition: Int32, epoch: UInt64, key: String?, value: Data?) throws(Rejection.Reason) {
-        guard let value else {
+        try apply(prepare(key: key, value: value), partition: partition, epoch: epoch)
+    }
+
+    /// Decodes and prepares a record for `apply(_:partition:epoch:)` without the table's lock (any thread).
+    public func prepare(key: String?, value: Data?) -> SubscriptionRecord {
+        SubscriptionRecord(key: key, value: value, rules: rules)
+    }
+
+    /// Applies a record prepared by `prepare(key:value:)`, as `apply(partition:epoch:key:value:)` does.
+    /// - Throws: `Rejection.Reason` as `apply(partition:epoch:key:value:)` does.
+    public func apply(_ record: SubscriptionRecord, partition: Int32, epoch: UInt64) throws(Rejection.Reason) {
+        let key = record.key
+        guard let value = record.value, let subscription = try record.subscription() else {
             guard let key else { throw .invalid("a tombstone without a key") }
             state.withLock { state in
                 guard state.shards[partition]?.epoch == epoch else { return }
@@ -102,9 +114,7 @@ public final class PlacedSubscriptionTable: Sendable {
             }
             return
         }
-        let subscription: Subscription
-        do { subscription = try WireCodec().decode(Subscription.self, from: value) } catch { throw .undecodable("\(error)") }
-        let identity = subscription.partitionKey
+        let identity = record.identity ?? subscription.partitionKey
         if let key, key != identity {
             guard key == subscription.legacyPartitionKey else {
                 throw .invalid("key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(subscription.legacyPartitionKey)')")
@@ -115,7 +125,7 @@ public final class PlacedSubscriptionTable: Sendable {
             }
             return
         }
-        let target = placement.partition(of: subscription)
+        let target = record.placementKey.map(placement.partition(placementKey:)) ?? placement.partition(of: subscription)
         do {
             try state.withLock { (state: inout State) throws(MatcherError) in
                 guard state.shards[partition]?.epoch == epoch else { return }
@@ -126,12 +136,12 @@ public final class PlacedSubscriptionTable: Sendable {
                     // unless a record read on the placement itself is there (it wins).
                     guard let placed = state.shards[target],
                           placed.copies.contains(identity) || placed.index.subscription(forKey: identity) == nil else { return }
-                    try state.shards[target]?.index.upsert(subscription)
+                    try state.shards[target]?.index.upsert(record.prepared(subscription, rules: rules))
                     state.shards[target]?.copies.insert(identity)
                     state.shards[partition]?.copiedTo[identity] = target
                     return
                 }
-                try state.shards[partition]?.index.upsert(subscription)
+                try state.shards[partition]?.index.upsert(record.prepared(subscription, rules: rules))
                 state.shards[partition]?.copies.remove(identity)
             }
         } catch {

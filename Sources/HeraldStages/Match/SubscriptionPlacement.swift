@@ -18,7 +18,12 @@ public struct SubscriptionPlacement: Sendable, Hashable {
 
     /// The `subscriptions` partition that holds `subscription` (and its tombstone).
     public func partition(of subscription: Subscription) -> Int32 {
-        KeyPartitioner.partition(of: subscription.placementKey, partitions: partitions)
+        partition(placementKey: subscription.placementKey)
+    }
+
+    /// The `subscriptions` partition of a subscription whose `Subscription.placementKey` is `key`.
+    public func partition(placementKey key: String) -> Int32 {
+        KeyPartitioner.partition(of: key, partitions: partitions)
     }
 
     /// The `record-changes` partition `change` belongs on.

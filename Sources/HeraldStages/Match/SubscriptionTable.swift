@@ -20,17 +20,36 @@ public final class SubscriptionTable: Sendable {
         var legacy = LegacySubscriptionKeys()
         /// The partition of each identity whose current record is not on its placement partition.
         var misplaced: [String: Int32] = [:]
+        var owners = SubscriptionOwners()
+
+        mutating func upsert(_ prepared: PreparedSubscription) throws(MatcherError) {
+            try index.upsert(prepared)
+            owners.insert(prepared.key, of: prepared.subscription)
+        }
+
+        mutating func remove(key: String) {
+            guard let old = index.subscription(forKey: key) else { return }
+            index.remove(key: key)
+            owners.remove(key, of: old)
+        }
     }
 
     private let state: Mutex<State>
     private let gate = ReadyGate()
     private let placement: SubscriptionPlacement?
+    private let rules: SubscriptionRules
 
     /// - Parameter partitions: the topic's partitions, to tell placed records from misplaced
     ///   copies; `nil`: every record counts, wherever it was read.
     public init(rules: SubscriptionRules = SubscriptionRules(), partitions: Int32? = nil) {
         state = Mutex(State(index: SubscriptionIndex(rules: rules)))
         placement = partitions.map(SubscriptionPlacement.init(partitions:))
+        self.rules = rules
+    }
+
+    /// Decodes and prepares a record for `apply(_:partition:)` without the table's lock (any thread).
+    public func prepare(key: String?, value: Data?) -> SubscriptionRecord {
+        SubscriptionRecord(key: key, value: value, rules: rules)
     }
 
     /// Applies one record of the compacted topic: a subscription, or a tombstone (nil), under
@@ -39,27 +58,28 @@ public final class SubscriptionTable: Sendable {
     /// - Throws: `Rejection.Reason` for undecodable or invalid subscriptions, or a key that is
     ///   neither of the two (the table is unchanged).
     public func apply(key: String?, value: Data?, partition: Int32? = nil) throws(Rejection.Reason) {
-        guard let value else {
+        try apply(prepare(key: key, value: value), partition: partition)
+    }
+
+    /// Applies a record prepared by `prepare(key:value:)`, as `apply(key:value:partition:)` does.
+    /// - Throws: `Rejection.Reason` as `apply(key:value:partition:)` does (the table is unchanged).
+    public func apply(_ record: SubscriptionRecord, partition: Int32? = nil) throws(Rejection.Reason) {
+        let key = record.key
+        guard let subscription = try record.subscription() else {
             guard let key else { throw .invalid("a tombstone without a key") }
             state.withLock { state in
                 if state.legacy.isOldKey(key) {
-                    if let identity = state.legacy.tombstone(oldKey: key) { state.index.remove(key: identity) }
+                    if let identity = state.legacy.tombstone(oldKey: key) { state.remove(key: identity) }
                 } else if deletes(state, key: key, partition: partition) {
-                    state.index.remove(key: key)
+                    state.remove(key: key)
                     state.misplaced[key] = nil
                     state.legacy.recordNewKey(key)
                 }
             }
             return
         }
-        let subscription: Subscription
-        do {
-            subscription = try WireCodec().decode(Subscription.self, from: value)
-        } catch {
-            throw .undecodable("\(error)")
-        }
-        let identity = subscription.partitionKey
-        let oldKey = key == subscription.legacyPartitionKey && key != identity ? key : nil
+        let identity = record.identity ?? subscription.partitionKey
+        let oldKey = key != identity && key == subscription.legacyPartitionKey ? key : nil
         if let key, key != identity, oldKey == nil {
             throw .invalid("key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(subscription.legacyPartitionKey)')")
         }
@@ -73,7 +93,7 @@ public final class SubscriptionTable: Sendable {
                     } else {
                         state.misplaced[identity] = nil
                     }
-                    try state.index.upsert(subscription)
+                    try state.upsert(record.prepared(subscription, rules: rules))
                     state.legacy.recordNewKey(identity)
                     return
                 }
@@ -82,8 +102,8 @@ public final class SubscriptionTable: Sendable {
                 case .ignore:
                     state.legacy.recordOldKey(oldKey, identity: identity, applied: false)
                 case .upsert(let replaced):
-                    try state.index.upsert(subscription)
-                    if let replaced { state.index.remove(key: replaced) }
+                    try state.upsert(record.prepared(subscription, rules: rules))
+                    if let replaced { state.remove(key: replaced) }
                     state.legacy.recordOldKey(oldKey, identity: identity, applied: true)
                 }
             }
@@ -116,13 +136,20 @@ public final class SubscriptionTable: Sendable {
     /// deletion, ahead of its tombstones).
     public func remove(key: String) {
         state.withLock { state in
-            state.index.remove(key: key)
+            state.remove(key: key)
             state.misplaced[key] = nil
             state.legacy.recordNewKey(key)
         }
     }
 
     public var count: Int { state.withLock { $0.index.count } }
+
+    /// Every subscription `owner` has in `container` and `database`, by ID (reads only theirs).
+    public func subscriptions(container: String, database: DatabaseScope, owner: String) -> [Subscription] {
+        state.withLock { state in
+            state.owners.keys(container: container, database: database, owner: owner).compactMap(state.index.subscription(forKey:))
+        }.sorted { $0.subscriptionID < $1.subscriptionID }
+    }
 
     /// Reads the index under the table's lock.
     public func withIndex<T, E: Error>(_ body: (SubscriptionIndex) throws(E) -> T) throws(E) -> T {

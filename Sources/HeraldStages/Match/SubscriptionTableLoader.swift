@@ -8,7 +8,8 @@ import ServiceLifecycle
 /// group), marks the table ready once it reached the end offsets seen at start, then keeps
 /// following new subscriptions.
 ///
-/// Invalid subscriptions go to the dead-letter topic as stage `match.subscriptions` (every
+/// Each batch's subscriptions are decoded and compiled on every core (`ParallelBatch`),
+/// then filed in the topic's order. Invalid subscriptions go to the dead-letter topic as stage `match.subscriptions` (every
 /// instance reports them; the source topic/partition/offset headers identify duplicates).
 public final class SubscriptionTableLoader: Service, ReadinessReporting {
     private let follower: CompactedTopicFollower
@@ -18,7 +19,7 @@ public final class SubscriptionTableLoader: Service, ReadinessReporting {
         follower = try CompactedTopicFollower(
             name: "subscriptions", consumer: consumer, topic: TopicCatalog.subscriptions,
             deadLetterStage: "match.subscriptions", context: context, onReady: Self.onReady(table, context.logger),
-            apply: Self.apply(table))
+            applyBatch: Self.apply(table))
     }
 
     private static func onReady(_ table: SubscriptionTable, _ logger: Logger) -> @Sendable () -> Void {
@@ -28,8 +29,20 @@ public final class SubscriptionTableLoader: Service, ReadinessReporting {
         }
     }
 
-    private static func apply(_ table: SubscriptionTable) -> CompactedTopicFollower.Apply {
-        { message throws(Rejection.Reason) in try table.apply(key: message.keyString, value: message.value, partition: message.partition) }
+    /// Decodes and compiles the batch's subscriptions on every core, filing each in order as
+    /// soon as it and those before it are ready (`ParallelBatch`).
+    private static func apply(_ table: SubscriptionTable) -> CompactedTopicFollower.ApplyBatch {
+        { batch in
+            var rejected: [Rejection] = []
+            await ParallelBatch().forEach(batch, map: { table.prepare(key: $0.keyString, value: $0.value) }) { offset, record in
+                do throws(Rejection.Reason) {
+                    try table.apply(record, partition: batch[offset].partition)
+                } catch {
+                    rejected.append(Rejection(message: batch[offset], reason: error))
+                }
+            }
+            return rejected
+        }
     }
 
     public var readinessConditions: [String] { follower.readinessConditions }

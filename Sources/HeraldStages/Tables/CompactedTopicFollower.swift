@@ -11,6 +11,9 @@ import ServiceLifecycle
 /// is logged at critical and counted, never dropped silently.
 public final class CompactedTopicFollower: Service, ReadinessReporting {
     public typealias Apply = @Sendable (ConsumedMessage) throws(Rejection.Reason) -> Void
+    /// Applies a batch in its order and returns the records it refused (a loader that
+    /// prepares records in parallel, `SubscriptionTableLoader`).
+    public typealias ApplyBatch = @Sendable ([ConsumedMessage]) async -> [Rejection]
 
     private let name: String
     private let consumer: KafkaConsumer
@@ -18,7 +21,7 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
     private let topic: String
     private let partitions: Int32
     private let deadLetterTopic: String
-    private let apply: Apply
+    private let apply: ApplyBatch
     private let onReady: @Sendable () -> Void
     private let deadLetterStage: String
     private let readiness: Readiness?
@@ -29,9 +32,29 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
     /// Follows a topic of the context's catalog, with a consumer of its own (`consumer`
     /// names its purpose, `StageContext.makeConsumer`).
     /// - Parameter deadLetterStage: the stage its dead letters name; default: `name`.
-    public init(
+    public convenience init(
         name: String, consumer: String, topic: TopicCatalog.Topic, deadLetterStage: String? = nil, context: StageContext,
         onReady: @escaping @Sendable () -> Void, apply: @escaping Apply
+    ) throws {
+        try self.init(
+            name: name, consumer: consumer, topic: topic, deadLetterStage: deadLetterStage, context: context, onReady: onReady,
+            applyBatch: { batch in
+                batch.compactMap { message in
+                    do throws(Rejection.Reason) {
+                        try apply(message)
+                        return nil
+                    } catch {
+                        return Rejection(message: message, reason: error)
+                    }
+                }
+            })
+    }
+
+    /// Follows a topic as `init(name:consumer:topic:deadLetterStage:context:onReady:apply:)`
+    /// does, handing `applyBatch` each batch at once.
+    public init(
+        name: String, consumer: String, topic: TopicCatalog.Topic, deadLetterStage: String? = nil, context: StageContext,
+        onReady: @escaping @Sendable () -> Void, applyBatch: @escaping ApplyBatch
     ) throws {
         let stage = deadLetterStage ?? name
         self.name = name
@@ -44,7 +67,7 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
         self.deadLetterStage = stage
         self.readiness = context.readiness
         self.logger = context.logger
-        self.apply = apply
+        self.apply = applyBatch
         let metrics = StageMetrics(stage: stage)
         self.metrics = metrics
         self.delivery = OutputDelivery(context: context, metrics: metrics)
@@ -69,15 +92,8 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
                 }
                 continue
             }
-            var rejected: [Rejection] = []
-            for message in batch {
-                do throws(Rejection.Reason) {
-                    try apply(message)
-                } catch {
-                    rejected.append(Rejection(message: message, reason: error))
-                }
-                catchUp.advance(past: message)
-            }
+            let rejected = await apply(batch)
+            for message in batch { catchUp.advance(past: message) }
             if !rejected.isEmpty {
                 for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
                 await deadLetter(rejected)
