@@ -69,7 +69,7 @@ extension PushProcessor {
                 return []
             }
             let device: Device
-            do throws(DeviceError) { device = try processor.settings.rules.decode(value) } catch {
+            do throws(PushError) { device = try processor.settings.rules.decode(value) } catch {
                 throw Rejection.Reason(code: error.code.rawValue, error.description)
             }
             guard device.registryKey == key else { throw .invalid("key '\(key)' is not the device's own key '\(device.registryKey)'") }
