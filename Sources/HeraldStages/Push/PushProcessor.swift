@@ -42,6 +42,9 @@ public final class PushProcessor: StageProcessor {
         public var expiry: Duration = .seconds(86_400)
         /// How often due retries are looked for. Default: 250 ms.
         public var retryTick: Duration = .milliseconds(250)
+        /// Most pushes one user may have waiting for a retry (or for a paused app); past
+        /// it the oldest is dead-lettered. Default: 1000.
+        public var maxPendingPerUser = 1000
         /// Pushes in flight at once. Default: 64.
         public var maxConcurrentSends = 64
         /// Inputs over this size are rejected rather than decoded. Default: 1 MiB.
@@ -136,6 +139,13 @@ public final class PushProcessor: StageProcessor {
     public func partitionsRevoked(_ partitions: [TopicPartition]) async {
         let dropped = states.revoke(partitions)
         dueUsers.withLock { users in for user in dropped { users[user] = nil } }
+    }
+
+    /// Whether `response` removes `device`: the provider calls the token gone, and saw it
+    /// so after the device's (re-)registration (or gave no time).
+    static func removes(_ response: ProviderResponse, device: Device) -> Bool {
+        guard case .removeDevice(_, let observedAt) = PushAction(response: response, platform: device.platform) else { return false }
+        return observedAt.map { $0 > device.registeredAt } ?? true
     }
 
     /// The partition a user's records belong on (murmur2 of the user, as the Java client).
