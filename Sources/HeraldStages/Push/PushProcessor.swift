@@ -59,6 +59,8 @@ public final class PushProcessor: StageProcessor {
     let partitions: Int32
     let transports: PushTransports
     let states: KeyedStateStore<UserPushState>
+    /// Reads compacted partitions to their end (`push-state` on assignment, and `devices`).
+    let changelog: ChangelogReader
     let pauses: PushPauses
     let metrics = PushMetrics()
     let now: @Sendable () -> Int64
@@ -80,6 +82,7 @@ public final class PushProcessor: StageProcessor {
         self.partitions = partitions
         self.transports = transports
         self.states = KeyedStateStore(topic: topics.pushState, changelog: changelog)
+        self.changelog = changelog
         self.pauses = PushPauses(readiness: readiness)
         self.now = now
         self.logger = logger
@@ -130,9 +133,13 @@ public final class PushProcessor: StageProcessor {
         track(states.commit())
     }
 
-    /// Restores the users of the newly assigned partitions from the changelog.
+    /// Restores the users of the newly assigned partitions from the changelog, then adds
+    /// the registrations the `devices` partitions hold at their end that the changelog does
+    /// not have yet (`previewDevices`).
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
         track(try await states.restore(partitions))
+        let devices = partitions.filter { $0.topic == topics.devices }.map(\.partition)
+        track(try await previewDevices(partitions: devices))
     }
 
     /// Drops the users of partitions taken away (their new owner restores them).
@@ -151,7 +158,7 @@ public final class PushProcessor: StageProcessor {
     /// The partition a user's records belong on (murmur2 of the user, as the Java client).
     func partition(of user: String) -> Int32 { KeyPartitioner.partition(of: user, partitions: partitions) }
 
-    private func track(_ entries: [String: KeyedStateStore<UserPushState>.Entry]) {
+    func track(_ entries: [String: KeyedStateStore<UserPushState>.Entry]) {
         dueUsers.withLock { users in
             for (user, entry) in entries { users[user] = entry.state.nextDue }
         }
