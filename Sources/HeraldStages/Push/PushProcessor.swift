@@ -45,6 +45,11 @@ public final class PushProcessor: StageProcessor {
         /// Most pushes one user may have waiting for a retry (or for a paused app); past
         /// it the oldest is dead-lettered. Default: 1000.
         public var maxPendingPerUser = 1000
+        /// Most input messages the stage's consumer hands over per batch (poll). A crash
+        /// (kill -9) can repeat the pushes of the batch in hand, so smaller batches mean a
+        /// smaller window; every batch costs a changelog write and a commit. Default: 256
+        /// (other stages: 1000).
+        public var maxBatchSize = 256
         /// Pushes in flight at once. Default: 64.
         public var maxConcurrentSends = 64
         /// Inputs over this size are rejected rather than decoded. Default: 1 MiB.
