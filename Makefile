@@ -8,7 +8,7 @@ APT_PACKAGES := librdkafka-dev libicu-dev pkg-config libsqlite3-dev kcat
 HERALD_DEBUG := .build/debug/herald
 HERALD_REL   := .build/release/herald
 
-.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live chaos chaos-short fuzz fuzz-build demo run broker bench bench-matcher clean
+.PHONY: all deps build test test-swift test-cli validate-deploy validate-openapi check-api-live chaos chaos-short chaos-push fuzz fuzz-build demo run broker bench bench-matcher clean
 
 all: build
 
@@ -55,7 +55,8 @@ validate-deploy:
 
 ## The chaos suite (opt-in; the debug build `make test` uses, or CHAOS_HERALD=path): separate `herald broker` and `herald run`
 ## processes, 100,000 changes, kill -9, SIGTERM, broker SIGSTOP, reader kill, poison input,
-## a new broker under an old data directory; verdicts from the data; prints a table.
+## kill -9 of a push stage sending to `herald stand-in` (three times), a new broker under an old
+## data directory; verdicts from the data; prints a table.
 CHAOS_ARGS ?=
 CHAOS_HERALD ?= $(HERALD_DEBUG)
 chaos: build
@@ -65,6 +66,12 @@ chaos: build
 chaos-short: build
 	python3 scripts/chaos.py --herald $(HERALD_DEBUG) --changes 3000 --users 20 --partitions 6 --chunks 5 \
 	  --scenarios kill9,poison,newbroker --timeout 120 --no-time-targets
+
+## The push scenario alone, short (about a minute: not in `make test`): `herald stand-in` in its own
+## process, a push stage killed with -9 mid-stream; no push lost, repeats within one batch.
+chaos-push: build
+	python3 scripts/chaos.py --herald $(HERALD_DEBUG) --changes 3000 --users 20 --partitions 6 --chunks 5 \
+	  --scenarios push --timeout 120 --no-time-targets
 
 ## libFuzzer targets for every parser of outside input (Fuzz/, README "Fuzzing"), built with
 ## the fuzzer and address sanitizers in their own scratch path; `make fuzz` runs each for

@@ -11,6 +11,10 @@ chunks and, between chunks, injects the faults of the chosen scenarios:
   reader    kill -9 the reader, restart it on the same data directory
   poison    bad JSON, wrong types, a value over the broker's limit, invalid UTF-8 (via kcat)
   newbroker restart everything on a new broker, reader on the same data directory
+  push      a push stage in its own process sending to `herald stand-in` (another process,
+            recording every push); kill -9 of the push stage mid-stream, three times: no
+            notification may lose its push, and repeats (the same apns-id to the same token)
+            must stay within the crash window (README, Push delivery: one batch)
 
 Every change fires exactly one notification for its user, so the expected streams are
 known. The verdict comes from data: every user's stream paged over HTTP (found, distinct,
@@ -38,7 +42,13 @@ from pathlib import Path
 CONTAINER = "iCloud.com.example.chaos"
 TOKEN_KEY = "63686170732d746f6b656e2d6b65792d666f722d746573742d6f6e6c792d2121"
 JWT_SECRET = "chaos-suite-jwt-secret-for-tests-only-0123456789"
-ALL_SCENARIOS = ["kill9", "sigterm", "pause", "reader", "poison", "newbroker"]
+ALL_SCENARIOS = ["kill9", "sigterm", "pause", "reader", "poison", "push", "newbroker"]
+BUNDLE_ID = "com.example.chaos"
+# The push stage polls at most this many messages a batch (PushProcessor.Settings.maxBatchSize):
+# the most pushes per device a kill -9 may repeat.
+PUSH_BATCH = 256
+# How long after a kill -9 the stand-in may still answer requests of the killed process.
+KILL_SLACK_MS = 1000
 
 
 def free_port():
@@ -63,6 +73,9 @@ class Cluster:
         self.reader_port = free_port()
         self.workers = {}
         self.generation = 0
+        self.standin = None
+        self.standin_dir = work / "stand-in"
+        self.pusher = None
 
     def log(self, name):
         return open(self.work / f"{name}.log", "ab")
@@ -115,6 +128,45 @@ class Cluster:
             time.sleep(0.1)
         raise Failure(f"{name} was not ready within {timeout} s")
 
+    def start_standin(self):
+        """`herald stand-in` in its own process: it outlives the push stages killed."""
+        self.standin = subprocess.Popen(
+            [self.args.herald, "stand-in", "--directory", str(self.standin_dir)],
+            stdout=self.log("stand-in"), stderr=subprocess.STDOUT, env=self.env)
+        ready = self.standin_dir / "stand-in.json"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if ready.exists():
+                return json.loads(ready.read_text())
+            if self.standin.poll() is not None:
+                raise Failure(f"herald stand-in exited with {self.standin.returncode}")
+            time.sleep(0.05)
+        raise Failure("herald stand-in did not write stand-in.json within 60 s")
+
+    def start_pusher(self, address):
+        port = free_port()
+        folder = self.standin_dir
+        args = self.run_args("push", port, "chaos-push") + [
+            "--apns-key-file", str(folder / "apns.p8"), "--apns-team-id", address["teamID"],
+            "--apns-key-id", address["keyID"], "--apns-production-url", address["url"],
+            "--apns-development-url", address["url"], "--push-ca-file", str(folder / "ca.pem")]
+        process = subprocess.Popen(args, stdout=self.log("push"), stderr=subprocess.STDOUT, env=self.env)
+        self.pusher = (process, port)
+        self.wait_ready(port, process, "push stage")
+
+    def recorded_pushes(self):
+        """What the stand-in recorded so far: [{path, status, apnsID, at}]."""
+        path = self.standin_dir / "pushes.jsonl"
+        if not path.exists():
+            return []
+        pushes = []
+        for line in path.read_text().splitlines():
+            try:
+                pushes.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass  # a line being written
+        return pushes
+
     def start(self, workers):
         self.start_broker()
         self.start_reader()
@@ -122,10 +174,11 @@ class Cluster:
             self.start_worker(index)
 
     def stop(self):
-        for process in [p for p, _ in self.workers.values()] + [self.reader, self.broker]:
+        processes = [p for p, _ in self.workers.values()] + [self.pusher and self.pusher[0], self.standin, self.reader, self.broker]
+        for process in processes:
             if process is not None and process.poll() is None:
                 process.terminate()
-        for process in [p for p, _ in self.workers.values()] + [self.reader, self.broker]:
+        for process in processes:
             if process is None:
                 continue
             try:
@@ -134,6 +187,7 @@ class Cluster:
                 process.kill()
                 process.wait()
         self.workers = {}
+        self.pusher = self.standin = None
 
 
 class Streams:
@@ -174,6 +228,20 @@ class Streams:
                 "zoneID": {"zoneName": "Notes", "ownerRecordName": user},
                 "notificationInfo": {"alertBody": "changed", "shouldBadge": True}}
             self.request(port, "PUT", "private/subscriptions/chaos-notes", user, subscription)
+
+    def device_token(self, user):
+        """Each user's one APNs device: 64 hex digits from the user's index."""
+        return f"{self.users.index(user) + 1:064x}"
+
+    @property
+    def push_users(self):
+        """The users with a device (the first --push-users)."""
+        return self.users[:self.args.push_users]
+
+    def register_devices(self, port):
+        for user in self.push_users:
+            self.request(port, "PUT", f"devices/{self.device_token(user)}", user,
+                         {"platform": "apns", "environment": "development", "topic": BUNDLE_ID})
 
     def changes(self, count):
         lines = []
@@ -279,6 +347,51 @@ def verify(cluster, streams):
             "users_with_gaps": gaps, "lost": missing, "unexpected": unexpected}
 
 
+def push_verdict(cluster, streams, kills, timeout):
+    """Waits until every notification's push reached its user's device as the stand-in
+    recorded it; returns lost (a notification with a device but no accepted push), repeats
+    (the same apns-id to the same token more than once), refused and unexpected pushes, and
+    per kill the pushes it repeated and how long before the kill the earliest of them was
+    acknowledged (the crash window as measured)."""
+    expected = set()
+    tokens = {streams.device_token(user): user for user in streams.push_users}
+    for user in streams.push_users:
+        for notification in streams.stream(cluster.reader_port, user):
+            expected.add((notification["notificationID"].lower(), streams.device_token(user)))
+    started = time.monotonic()
+    while True:
+        sent = {}
+        for push in cluster.recorded_pushes():
+            if push["path"].startswith("/3/device/") and push.get("apnsID"):
+                sent.setdefault((push["apnsID"].lower(), push["path"][len("/3/device/"):]), []).append(push)
+        lost = [key for key in expected if not any(p["status"] == 200 for p in sent.get(key, []))]
+        if not lost or time.monotonic() - started > timeout:
+            break
+        time.sleep(0.5)
+    per_kill = [{"repeats": 0, "window_ms": 0} for _ in kills]
+    repeats = 0
+    for key, pushes in sent.items():
+        accepted = sorted(p["at"] for p in pushes if p["status"] == 200)
+        if len(accepted) < 2:
+            continue
+        repeats += len(accepted) - 1
+        # The kill that lost the record of this push: the first one after it was acknowledged
+        # (a push in flight at the kill may be answered up to a moment after it). The push
+        # goes out again whenever a later process reaches it, which may be after more kills.
+        after = [index for index, kill in enumerate(kills) if kill + KILL_SLACK_MS >= accepted[0]]
+        if after:
+            entry = per_kill[after[0]]
+            entry["repeats"] += len(accepted) - 1
+            entry["window_ms"] = max(entry["window_ms"], kills[after[0]] - accepted[0])
+    refused = [p for pushes in sent.values() for p in pushes if p["status"] != 200]
+    # A request the kill cut short reaches the stand-in without its body (PayloadEmpty):
+    # the push stage never saw that answer; only other refusals count.
+    cut = [p for p in refused if any(0 <= p["at"] - kill <= KILL_SLACK_MS for kill in kills)]
+    return {"expected": len(expected), "lost": len(lost), "repeats": repeats, "per_kill": per_kill,
+            "refused": len(refused) - len(cut), "cut": len(cut),
+            "unexpected": sum(1 for key in sent if key not in expected or key[1] not in tokens)}
+
+
 def probe_recovery(cluster, streams, timeout):
     """Produces one change per user and returns how long until all are visible."""
     produce(cluster, streams.changes(len(streams.users)))
@@ -297,6 +410,8 @@ def main():
     parser.add_argument("--scenarios", default=",".join(ALL_SCENARIOS))
     parser.add_argument("--pause-seconds", type=float, default=20)
     parser.add_argument("--timeout", type=float, default=600, help="seconds to wait for the streams to complete")
+    parser.add_argument("--push-users", type=int, default=20,
+                        help="push scenario: how many users (the first ones) register a device")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-time-targets", action="store_true",
                         help="report failover and shutdown times without judging them (for make test: "
@@ -334,13 +449,31 @@ def main():
     streams = Streams(args, args.herald, cluster.env)
     try:
         cluster.start(args.workers)
+        if "push" in scenarios:
+            cluster.start_pusher(cluster.start_standin())
+            # Before any change: every notification then finds its user's device registered.
+            streams.register_devices(cluster.reader_port)
         streams.subscribe(cluster.reader_port)
         chunk = max(1, args.changes // args.chunks)
         faults = {2: "kill9", 3: "poison", 4: "sigterm", 6: "pause", 7: "reader"}
+        # Chunks without another fault; with fewer chunks, the first two.
+        push_kills = [index for index in (1, 5, 8) if index < args.chunks] or [0]
+        kill_times = []
         poison_inputs = 0
         started = time.monotonic()
         for index in range(args.chunks):
             produce(cluster, streams.changes(chunk))
+            if "push" in scenarios and index in push_kills:
+                # Mid-stream: wait until the stand-in is receiving this chunk's pushes, then kill.
+                before = len(cluster.recorded_pushes())
+                deadline = time.monotonic() + 60
+                while len(cluster.recorded_pushes()) < before + min(50, chunk // 4) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                victim, _ = cluster.pusher
+                victim.send_signal(signal.SIGKILL)
+                kill_times.append(time.time() * 1000)
+                victim.wait()
+                cluster.start_pusher(json.loads((cluster.standin_dir / "stand-in.json").read_text()))
             fault = faults.get(index)
             if fault not in scenarios:
                 continue
@@ -417,6 +550,19 @@ def main():
               f"changes {result['expected']}, found {result['found']}, distinct {result['distinct']}, "
               f"duplicates {result['duplicates']}, lost {result['lost']}, users with gaps {result['users_with_gaps']} "
               f"(produced in {produced_for:.0f} s, complete {waited:.0f} s later)")
+        if "push" in scenarios:
+            pushes = push_verdict(cluster, streams, kill_times, args.timeout)
+            worst = max((k["repeats"] for k in pushes["per_kill"]), default=0)
+            ok = pushes["lost"] == 0 and pushes["unexpected"] == 0 and pushes["refused"] == 0 and worst <= PUSH_BATCH
+            check("push: kill -9 of the push stage", ok,
+                  f"{len(kill_times)} kills; {pushes['expected']} notifications with a device, lost {pushes['lost']}, "
+                  f"repeated {pushes['repeats']} (per kill "
+                  + ", ".join(f"{k['repeats']}" for k in pushes["per_kill"])
+                  + f"; bound {PUSH_BATCH}, one batch), refused {pushes['refused']}, unexpected {pushes['unexpected']}"
+                  + (f" ({pushes['cut']} requests cut short by a kill)" if pushes["cut"] else ""))
+            rows.append(("push: crash window", "info",
+                         "per kill, how long before it the earliest push it repeated was acknowledged: "
+                         + ", ".join(f"{k['window_ms']:.0f} ms" for k in pushes["per_kill"])))
         if "poison" in scenarios:
             letters = [l for l in dead_letters(cluster) if l[0] == "herald.record-changes"]
             per_input = {}

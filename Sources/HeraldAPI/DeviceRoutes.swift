@@ -33,7 +33,7 @@ struct DeviceRoutes: Sendable {
         let token = try context.pathParameter("deviceToken")
         let body = try await bodies.decode(DeviceRegistration.self, from: request)
         let device: Device
-        do throws(DeviceError) {
+        do throws(PushError) {
             device = try registry.rules.validated(Device(
                 token: token, user: caller.user, container: caller.container, platform: body.platform,
                 environment: body.environment, topic: body.topic, appID: body.appID, locale: body.locale,

@@ -14,7 +14,8 @@ public enum HeraldApp {
     /// Ensures the catalog's topics, then builds every service of the configured stages —
     /// in dependency order: match (its subscription table), compose, schedule, assets, the
     /// reader (its store), then the HTTP API over the store, with a table of every
-    /// subscription of its own (the match stage holds only its partitions').
+    /// subscription of its own (the match stage holds only its partitions'), and last the
+    /// push stage with its provider clients (so a failing step never leaves them open).
     ///
     /// - Parameters:
     ///   - logSink: what the log handler collected, shipped to the `logs` topic; `nil`: no shipping.
@@ -51,7 +52,6 @@ public enum HeraldApp {
         if stages.contains(.compose) { services += try factory.makeCompose() }
         if stages.contains(.schedule) { services += try factory.makeSchedule() }
         if stages.contains(.assets) { services += try factory.makeAssets() }
-        if stages.contains(.push) { services += try factory.makePush() }
         let notifier = StreamNotifier()
         let reader = stages.contains(.reader) ? try factory.makeReader(notifier: notifier) : nil
         services += reader?.services ?? []
@@ -70,6 +70,9 @@ public enum HeraldApp {
             table = apiTable
             services += try await factory.makeAPI(on: router, store: store, table: apiTable, notifier: notifier)
         }
+        // Last of the steps that can throw: the push stage opens provider clients (HTTP/2
+        // connection pools), which nothing would close if a later step failed.
+        if stages.contains(.push) { services += try factory.makePush() }
         let listening = ListeningPort()
         services.append(Application(
             router: router,

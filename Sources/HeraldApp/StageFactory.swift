@@ -115,6 +115,8 @@ struct StageFactory {
         var settings = environment.consumerConfiguration(
             groupID: stage.groupID(prefix: catalog.prefix), clientID: "herald-\(stage.rawValue)-\(instanceID)")
         settings.groupInstanceID = configuration.staticInstanceID
+        // A crash can repeat the pushes of the batch in hand: the push stage takes smaller ones.
+        if stage == .push { settings.maxBatchSize = configuration.push.settings.maxBatchSize }
         return try KafkaConsumer(configuration: settings, logger: logger)
     }
 }

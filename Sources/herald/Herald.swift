@@ -15,6 +15,6 @@ struct Herald: AsyncParsableCommand {
             RunCommand.self, DemoCommand.self, BrokerCommand.self, ChangesCommand.self, TopicsCommand.self,
             PredicateCommand.self, MatchCommand.self, StringsCommand.self, BenchCommand.self,
             PayloadCommand.self, SubscriptionsCommand.self, FetchCommand.self, TokenCommand.self, ScheduleCommand.self,
-            AssetsCommand.self, DeadLettersCommand.self, DevicesCommand.self,
+            AssetsCommand.self, DeadLettersCommand.self, DevicesCommand.self, StandInCommand.self,
         ])
 }

@@ -24,7 +24,7 @@ struct DeviceRulesTests {
         if valid {
             #expect(try rules.validated(apns(token)).token == token.lowercased())
         } else {
-            #expect(throws: DeviceError.self) { try rules.validated(apns(token)) }
+            #expect(throws: PushError.self) { try rules.validated(apns(token)) }
         }
     }
 
@@ -37,7 +37,7 @@ struct DeviceRulesTests {
         if valid {
             #expect(try rules.validated(device).token == token)
         } else {
-            #expect(throws: DeviceError.self) { try rules.validated(device) }
+            #expect(throws: PushError.self) { try rules.validated(device) }
         }
     }
 
@@ -46,7 +46,7 @@ struct DeviceRulesTests {
         func field(_ change: (inout Device) -> Void) -> String? {
             var device = apns(Self.hex64)
             change(&device)
-            do throws(DeviceError) {
+            do throws(PushError) {
                 _ = try rules.validated(device)
                 return nil
             } catch {
@@ -66,7 +66,7 @@ struct DeviceRulesTests {
         let device = apns(Self.hex64.uppercased())
         let decoded = try rules.decode(try WireCodec().encode(device))
         #expect(decoded.token == Self.hex64 && decoded.registryKey == "iCloud.x/_u1/\(Self.hex64)")
-        do throws(DeviceError) {
+        do throws(PushError) {
             _ = try rules.decode(Data("{".utf8))
             Issue.record("garbage decoded")
         } catch {

@@ -23,16 +23,16 @@ public struct DeviceRules: Sendable, Hashable {
     }
 
     /// The token in its canonical form (APNs lower-case).
-    /// - Throws: `DeviceError.invalidToken` naming what is wrong.
-    public func canonicalToken(_ token: String, platform: Device.Platform) throws(DeviceError) -> String {
+    /// - Throws: `PushError.invalidToken` naming what is wrong.
+    public func canonicalToken(_ token: String, platform: Device.Platform) throws(PushError) -> String {
         switch platform {
         case .apns:
             let utf8 = token.utf8
             guard utf8.allSatisfy(Self.isHexDigit) else {
-                throw DeviceError(.invalidToken, field: "token", "an APNs device token is hexadecimal digits only")
+                throw PushError(.invalidToken, field: "token", "an APNs device token is hexadecimal digits only")
             }
             guard utf8.count >= 64, utf8.count <= 200, utf8.count % 2 == 0 else {
-                throw DeviceError(
+                throw PushError(
                     .invalidToken, field: "token",
                     "an APNs device token has an even number of 64 to 200 hex digits, not \(utf8.count)")
             }
@@ -40,11 +40,11 @@ public struct DeviceRules: Sendable, Hashable {
         case .fcm:
             let utf8 = token.utf8
             guard utf8.count >= 64, utf8.count <= 4096 else {
-                throw DeviceError(
+                throw PushError(
                     .invalidToken, field: "token", "an FCM registration token has 64 to 4096 characters, not \(utf8.count)")
             }
             guard utf8.allSatisfy(Self.isFCMTokenByte) else {
-                throw DeviceError(
+                throw PushError(
                     .invalidToken, field: "token", "an FCM registration token has only letters, digits, '-', '_' and ':'")
             }
             return token
@@ -52,18 +52,18 @@ public struct DeviceRules: Sendable, Hashable {
     }
 
     /// The device with its token canonical, once every field is checked.
-    /// - Throws: `DeviceError` naming the first field at fault.
-    public func validated(_ device: Device) throws(DeviceError) -> Device {
+    /// - Throws: `PushError` naming the first field at fault.
+    public func validated(_ device: Device) throws(PushError) -> Device {
         var device = device
         device.token = try canonicalToken(device.token, platform: device.platform)
         try checkName(device.user, field: "user")
         try checkName(device.container, field: "container")
         if device.platform == .apns {
             guard device.environment != nil else {
-                throw DeviceError(.invalidField, field: "environment", "an APNs device needs 'development' or 'production'")
+                throw PushError(.invalidField, field: "environment", "an APNs device needs 'development' or 'production'")
             }
             guard let topic = device.topic else {
-                throw DeviceError(.invalidField, field: "topic", "an APNs device needs its app's bundle ID (apns-topic)")
+                throw PushError(.invalidField, field: "topic", "an APNs device needs its app's bundle ID (apns-topic)")
             }
             try checkName(topic, field: "topic")
         } else if let topic = device.topic {
@@ -74,32 +74,32 @@ public struct DeviceRules: Sendable, Hashable {
             guard !locale.isEmpty, locale.utf8.count <= 35,
                 locale.utf8.allSatisfy({ Self.isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
             else {
-                throw DeviceError(.invalidField, field: "locale", "'\(locale)' is not a locale identifier like en-US")
+                throw PushError(.invalidField, field: "locale", "'\(locale)' is not a locale identifier like en-US")
             }
         }
         guard device.registeredAt >= 0 else {
-            throw DeviceError(.invalidField, field: "registeredAt", "must be milliseconds since 1970, not \(device.registeredAt)")
+            throw PushError(.invalidField, field: "registeredAt", "must be milliseconds since 1970, not \(device.registeredAt)")
         }
         return device
     }
 
     /// A `devices` record decoded and validated.
-    /// - Throws: `DeviceError` (`undecodable`, or the field at fault).
-    public func decode(_ data: Data) throws(DeviceError) -> Device {
+    /// - Throws: `PushError` (`undecodable`, or the field at fault).
+    public func decode(_ data: Data) throws(PushError) -> Device {
         let device: Device
         do { device = try WireCodec().decode(Device.self, from: data) } catch {
-            throw DeviceError(.undecodable, field: nil, "\(error)")
+            throw PushError(.undecodable, field: nil, "\(error)")
         }
         return try validated(device)
     }
 
-    private func checkName(_ value: String, field: String) throws(DeviceError) {
-        guard !value.isEmpty else { throw DeviceError(.invalidField, field: field, "must not be empty") }
+    private func checkName(_ value: String, field: String) throws(PushError) {
+        guard !value.isEmpty else { throw PushError(.invalidField, field: field, "must not be empty") }
         guard value.utf8.count <= maxFieldBytes else {
-            throw DeviceError(.invalidField, field: field, "is longer than \(maxFieldBytes) bytes")
+            throw PushError(.invalidField, field: field, "is longer than \(maxFieldBytes) bytes")
         }
         guard !value.contains("/") || field == "topic" else {
-            throw DeviceError(.invalidField, field: field, "must not contain '/' (it is part of the record key)")
+            throw PushError(.invalidField, field: field, "must not contain '/' (it is part of the record key)")
         }
     }
 

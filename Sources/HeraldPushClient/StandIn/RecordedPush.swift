@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request the stand-in received, and what it answered.
 public struct RecordedPush: Sendable, Hashable {
     /// `POST`, …
@@ -12,15 +14,21 @@ public struct RecordedPush: Sendable, Hashable {
     public var status: Int
     /// The reason it gave with a refusal, or `nil` for 200.
     public var reason: String?
+    /// When it was answered, milliseconds since 1970.
+    public var answeredAt: Int64
 
     /// Creates a record.
-    public init(method: String, path: String, headers: [String: String], body: [UInt8], status: Int, reason: String?) {
+    public init(
+        method: String, path: String, headers: [String: String], body: [UInt8], status: Int, reason: String?,
+        answeredAt: Int64 = Int64(Date().timeIntervalSince1970 * 1000)
+    ) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
         self.status = status
         self.reason = reason
+        self.answeredAt = answeredAt
     }
 
     /// The body as text.

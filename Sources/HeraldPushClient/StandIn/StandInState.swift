@@ -8,6 +8,8 @@ final class StandInState: Sendable {
         var records: [RecordedPush] = []
         var dropped = 0
         var providerTokens: Set<String> = []
+        /// Provider tokens whose signature and issuer were verified, with their `iat`.
+        var verifiedTokens: [String: Int64] = [:]
         var accessTokens: Set<String> = []
         var received = 0
     }
@@ -58,6 +60,19 @@ final class StandInState: Sendable {
     }
 
     var providerTokenCount: Int { values.withLock { $0.providerTokens.count } }
+
+    /// The `iat` of a provider token verified before, or `nil`.
+    func verifiedProviderToken(_ token: String) -> Int64? {
+        values.withLock { $0.verifiedTokens[token] }
+    }
+
+    /// Remembers a verified provider token (at most 64; older ones are forgotten).
+    func rememberVerifiedProviderToken(_ token: String, issuedAt: Int64) {
+        values.withLock {
+            if $0.verifiedTokens.count >= 64 { $0.verifiedTokens.removeAll() }
+            $0.verifiedTokens[token] = issuedAt
+        }
+    }
 
     func issueAccessToken() -> String {
         values.withLock {

@@ -47,7 +47,7 @@ public final class DeviceTable: Sendable {
             return
         }
         let device: Device
-        do throws(DeviceError) { device = try rules.decode(value) } catch {
+        do throws(PushError) { device = try rules.decode(value) } catch {
             throw Rejection.Reason(code: error.code.rawValue, error.description)
         }
         guard device.registryKey == key else { throw .invalid("key '\(key)' is not the device's own key '\(device.registryKey)'") }

@@ -69,7 +69,7 @@ extension PushProcessor {
                 return []
             }
             let device: Device
-            do throws(DeviceError) { device = try processor.settings.rules.decode(value) } catch {
+            do throws(PushError) { device = try processor.settings.rules.decode(value) } catch {
                 throw Rejection.Reason(code: error.code.rawValue, error.description)
             }
             guard device.registryKey == key else { throw .invalid("key '\(key)' is not the device's own key '\(device.registryKey)'") }
@@ -100,7 +100,7 @@ extension PushProcessor {
                 let attempt = Attempt(
                     user: user.user, request: request, offset: message.offset, createdAt: notification.createdAt, failures: 0)
                 if let until = processor.pauses.pausedUntil(device.pushApp, now: now) {
-                    user.pending.append(pending(attempt, failures: 0, due: until, reason: "app paused"))
+                    addPending(pending(attempt, failures: 0, due: until, reason: "app paused"), to: &user)
                 } else {
                     attempts.append(attempt)
                 }
@@ -131,7 +131,7 @@ extension PushProcessor {
                 let request = PushRequest(device: device, notificationID: push.notificationID, apns: push.apns, expiration: push.expiration)
                 let attempt = Attempt(user: name, request: request, offset: push.offset, createdAt: push.createdAt, failures: push.attempts)
                 if let until = processor.pauses.pausedUntil(device.pushApp, now: now) {
-                    user.pending.append(pending(attempt, failures: push.attempts, due: until, reason: push.lastReason))
+                    addPending(pending(attempt, failures: push.attempts, due: until, reason: push.lastReason), to: &user)
                 } else {
                     attempts.append(attempt)
                 }
@@ -140,32 +140,61 @@ extension PushProcessor {
         }
 
         /// Sends the queued pushes, at most `maxConcurrentSends` at once, and applies the
-        /// providers' answers.
+        /// providers' answers. One device's pushes go one after the other, each after the
+        /// provider answered the one before, so a token the provider calls gone (410,
+        /// `BadDeviceToken`, …) is not pushed again in this batch: its remaining pushes are
+        /// dropped with the device.
         mutating func send() async {
             guard !attempts.isEmpty else { return }
             let queued = attempts
             attempts = []
+            let lanes = Self.lanes(queued)
             let transports = processor.transports
             let limit = max(1, processor.settings.maxConcurrentSends)
             var responses = [ProviderResponse?](repeating: nil, count: queued.count)
-            await withTaskGroup(of: (Int, ProviderResponse).self) { group in
+            await withTaskGroup(of: [(Int, ProviderResponse)].self) { group in
                 var next = 0
                 func start() {
-                    let index = next
-                    let request = queued[index].request
+                    let lane = lanes[next].map { ($0, queued[$0].request) }
                     next += 1
-                    group.addTask { (index, await transports.transport(for: request.device.platform).send(request)) }
+                    group.addTask {
+                        var answered: [(Int, ProviderResponse)] = []
+                        for (index, request) in lane {
+                            let response = await transports.transport(for: request.device.platform).send(request)
+                            answered.append((index, response))
+                            if PushProcessor.removes(response, device: request.device) { break }
+                        }
+                        return answered
+                    }
                 }
-                while next < min(limit, queued.count) { start() }
-                while let (index, response) = await group.next() {
-                    responses[index] = response
-                    if next < queued.count { start() }
+                while next < min(limit, lanes.count) { start() }
+                while let answered = await group.next() {
+                    for (index, response) in answered { responses[index] = response }
+                    if next < lanes.count { start() }
                 }
             }
             let acknowledged = processor.now()
             for (attempt, response) in zip(queued, responses) {
-                apply(response ?? .unreachable("no answer"), to: attempt, at: acknowledged)
+                // Not sent: an earlier push to the device removed it (`apply` finds it gone).
+                guard let response else { continue }
+                apply(response, to: attempt, at: acknowledged)
             }
+        }
+
+        /// The attempts' indices grouped by device (user and `userKey`), in queue order.
+        private static func lanes(_ attempts: [Attempt]) -> [[Int]] {
+            var lanes: [[Int]] = []
+            var laneOf: [String: Int] = [:]
+            for (index, attempt) in attempts.enumerated() {
+                let key = attempt.user + "/" + attempt.request.device.userKey
+                if let lane = laneOf[key] {
+                    lanes[lane].append(index)
+                } else {
+                    laneOf[key] = lanes.count
+                    lanes.append([index])
+                }
+            }
+            return lanes
         }
 
         /// Carries out the action a provider's answer calls for.
@@ -193,10 +222,10 @@ extension PushProcessor {
                 metrics.retried.increment()
                 let (seconds, attoseconds) = delay.components
                 let due = now + seconds * 1000 + attoseconds / 1_000_000_000_000_000
-                user.pending.append(pending(attempt, failures: failures, due: due, reason: reason))
+                addPending(pending(attempt, failures: failures, due: due, reason: reason), to: &user)
             case .removeDevice(let reason, let observedAt):
                 metrics.failed(reason)
-                if let observedAt, observedAt <= current.registeredAt {
+                if !PushProcessor.removes(response, device: current), let observedAt {
                     processor.logger.info(
                         "provider reported \(device.registryKey) \(reason) at \(observedAt), before its registration at \(current.registeredAt): kept")
                     break
@@ -210,11 +239,28 @@ extension PushProcessor {
                 let until = now + Int64(processor.settings.pause.components.seconds) * 1000
                 processor.pauses.pause(device.pushApp, until: until, reason: reason)
                 processor.logger.error("pushes of \(device.pushApp) paused until \(until): the provider refused the credentials (\(reason))")
-                user.pending.append(pending(attempt, failures: attempt.failures, due: until, reason: reason))
+                addPending(pending(attempt, failures: attempt.failures, due: until, reason: reason), to: &user)
             case .deadLetter(let reason):
                 deadLetter(attempt, reason: reason, metric: Self.metricReason(of: response))
             }
             stage(user)
+        }
+
+        /// Adds a push to the user's pending ones; past `maxPendingPerUser`, the oldest
+        /// pending push is dead-lettered (counted as `pending_cap`), so a user whose
+        /// provider keeps failing cannot grow the stage's state without bound.
+        private mutating func addPending(_ push: PendingPush, to user: inout UserPushState) {
+            user.pending.append(push)
+            let cap = max(1, processor.settings.maxPendingPerUser)
+            guard user.pending.count > cap else { return }
+            for dropped in user.pending.prefix(user.pending.count - cap) {
+                guard let device = user.devices[dropped.deviceKey] else { continue }
+                deadLetter(
+                    dropped.notificationID, device: device, offset: dropped.offset, apns: dropped.apns,
+                    reason: "more than \(cap) pushes of user \(user.user) waiting for a retry; the oldest is given up after \(dropped.attempts) attempts: \(dropped.lastReason)",
+                    metric: "pending_cap")
+            }
+            user.pending.removeFirst(user.pending.count - cap)
         }
 
         private func pending(_ attempt: Attempt, failures: Int, due: Int64, reason: String) -> PendingPush {

@@ -42,6 +42,14 @@ public final class PushProcessor: StageProcessor {
         public var expiry: Duration = .seconds(86_400)
         /// How often due retries are looked for. Default: 250 ms.
         public var retryTick: Duration = .milliseconds(250)
+        /// Most pushes one user may have waiting for a retry (or for a paused app); past
+        /// it the oldest is dead-lettered. Default: 1000.
+        public var maxPendingPerUser = 1000
+        /// Most input messages the stage's consumer hands over per batch (poll). A crash
+        /// (kill -9) can repeat the pushes of the batch in hand, so smaller batches mean a
+        /// smaller window; every batch costs a changelog write and a commit. Default: 256
+        /// (other stages: 1000).
+        public var maxBatchSize = 256
         /// Pushes in flight at once. Default: 64.
         public var maxConcurrentSends = 64
         /// Inputs over this size are rejected rather than decoded. Default: 1 MiB.
@@ -56,6 +64,8 @@ public final class PushProcessor: StageProcessor {
     let partitions: Int32
     let transports: PushTransports
     let states: KeyedStateStore<UserPushState>
+    /// Reads compacted partitions to their end (`push-state` on assignment, and `devices`).
+    let changelog: ChangelogReader
     let pauses: PushPauses
     let metrics = PushMetrics()
     let now: @Sendable () -> Int64
@@ -77,6 +87,7 @@ public final class PushProcessor: StageProcessor {
         self.partitions = partitions
         self.transports = transports
         self.states = KeyedStateStore(topic: topics.pushState, changelog: changelog)
+        self.changelog = changelog
         self.pauses = PushPauses(readiness: readiness)
         self.now = now
         self.logger = logger
@@ -127,9 +138,13 @@ public final class PushProcessor: StageProcessor {
         track(states.commit())
     }
 
-    /// Restores the users of the newly assigned partitions from the changelog.
+    /// Restores the users of the newly assigned partitions from the changelog, then adds
+    /// the registrations the `devices` partitions hold at their end that the changelog does
+    /// not have yet (`previewDevices`).
     public func partitionsAssigned(_ partitions: [TopicPartition]) async throws {
         track(try await states.restore(partitions))
+        let devices = partitions.filter { $0.topic == topics.devices }.map(\.partition)
+        track(try await previewDevices(partitions: devices))
     }
 
     /// Drops the users of partitions taken away (their new owner restores them).
@@ -138,10 +153,17 @@ public final class PushProcessor: StageProcessor {
         dueUsers.withLock { users in for user in dropped { users[user] = nil } }
     }
 
+    /// Whether `response` removes `device`: the provider calls the token gone, and saw it
+    /// so after the device's (re-)registration (or gave no time).
+    static func removes(_ response: ProviderResponse, device: Device) -> Bool {
+        guard case .removeDevice(_, let observedAt) = PushAction(response: response, platform: device.platform) else { return false }
+        return observedAt.map { $0 > device.registeredAt } ?? true
+    }
+
     /// The partition a user's records belong on (murmur2 of the user, as the Java client).
     func partition(of user: String) -> Int32 { KeyPartitioner.partition(of: user, partitions: partitions) }
 
-    private func track(_ entries: [String: KeyedStateStore<UserPushState>.Entry]) {
+    func track(_ entries: [String: KeyedStateStore<UserPushState>.Entry]) {
         dueUsers.withLock { users in
             for (user, entry) in entries { users[user] = entry.state.nextDue }
         }

@@ -123,6 +123,12 @@ public final class KeyedStateStore<State: KeyedState>: Sendable {
         return restored
     }
 
+    /// Makes `entries` live as they are: states a stage derived while restoring (from
+    /// another compacted input), outside any batch.
+    public func makeLive(_ entries: [String: Entry]) {
+        storage.withLock { $0.makeLive(entries) }
+    }
+
     /// Drops the keys of partitions taken away, and what every undelivered batch changed.
     /// Returns the keys dropped.
     @discardableResult

@@ -33,7 +33,7 @@ struct DevicesCommand: AsyncParsableCommand {
                     parsedEnvironment = value
                 }
                 // The server checks the same rules; checking here names the flag and sends nothing bad.
-                do throws(DeviceError) {
+                do throws(PushError) {
                     _ = try DeviceRules().validated(Device(
                         token: token, user: api.user, container: api.container, platform: platform,
                         environment: parsedEnvironment, topic: topic, appID: appID, locale: locale, registeredAt: 0))

@@ -17,8 +17,9 @@ struct PushActionRowTests {
     let clock = VirtualClock(10_000)
     let readiness = Readiness()
 
-    func processor(maxDevices: Int = 20, maxRetries: Int = 8) -> PushProcessor {
+    func processor(maxDevices: Int = 20, maxRetries: Int = 8, maxPending: Int = 1000) -> PushProcessor {
         var settings = PushProcessor.Settings()
+        settings.maxPendingPerUser = maxPending
         settings.rules.maxDevicesPerUser = maxDevices
         settings.retry.maximumAttempts = maxRetries
         let clock = clock

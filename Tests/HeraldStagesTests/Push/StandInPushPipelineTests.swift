@@ -21,59 +21,27 @@ struct StandInPushPipelineTests {
 
     @Test("a record change reaches the stand-in with Apple's headers and payload; a 410 token is removed")
     func pushThroughStandIn() async throws {
-        let accounts = try StandInAccounts()
-        // The stand-in's clock runs 5 s ahead so its 410 timestamp is after the registration.
-        let standIn = try await PushStandIn.start(
-            accounts: accounts, logger: Logger(label: "stand-in"), now: { Int64(Date().timeIntervalSince1970) + 5 })
-        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-standin-\(UUID()).pem").path
-        defer { try? FileManager.default.removeItem(atPath: caFile) }
-        do {
-            try standIn.writeCAFile(to: caFile)
-            try await run(standIn: standIn, accounts: accounts, caFile: caFile)
-        } catch {
-            await standIn.stop()
-            throw error
-        }
-        await standIn.stop()
+        try await StandInSetup.with { setup in try await run(setup) }
     }
 
-    private func run(standIn: PushStandIn, accounts: StandInAccounts, caFile: String) async throws {
+    private func run(_ setup: StandInSetup) async throws {
+        let standIn = setup.standIn
         let fixture = try await PipelineFixture()
         let catalog = fixture.catalog
-        let producer = try fixture.producer()
         let auth = try await RuntimeHTTPClient.headers(user: "_u1", container: container)
         let base = "/v1/containers/\(container)"
         var configuration = fixture.runtimeConfiguration([.match, .compose, .reader, .push])
-        configuration.push.apnsKey = accounts.apnsPrivateKeyPEM
-        configuration.push.apnsTeamID = accounts.teamID
-        configuration.push.apnsKeyID = accounts.keyID
-        configuration.push.fcmServiceAccount = String(decoding: accounts.serviceAccountJSON(tokenURL: standIn.tokenURL), as: UTF8.self)
-        configuration.push.apnsProductionURL = standIn.baseURL
-        configuration.push.apnsDevelopmentURL = standIn.baseURL
-        configuration.push.fcmURL = standIn.baseURL
-        configuration.push.caFile = caFile
+        setup.configure(&configuration.push)
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         let phone = PushMessages.apnsToken(42)
         let gone = PushMessages.apnsToken(43)
         standIn.answer(.unregistered, forToken: gone)
 
         try await fixture.withRuntime(configuration) { runtime in
-            let table = try #require(runtime.table)
             try await runtime.withHTTPClient { client in
-                for token in [phone, gone] {
-                    let device = try await client.execute(
-                        uri: "\(base)/devices/\(token)", method: .put, headers: auth,
-                        body: ByteBuffer(string: #"{"platform": "apns", "environment": "development", "topic": "\#(bundleID)"}"#))
-                    #expect(device.status == .ok, "\(String(buffer: device.body))")
-                }
-                let put = try await client.execute(
-                    uri: "\(base)/private/subscriptions/notes", method: .put, headers: auth,
-                    body: ByteBuffer(string: #"{"subscriptionType": "query", "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"}, "firesOn": ["create"], "notificationInfo": {"alertBody": "New note"}}"#))
-                #expect(put.status == .ok)
-                #expect(try await Wait.until(timeout: .seconds(60)) { table.isReady && table.count == 1 })
-                let group = HeraldStage.push.groupID(prefix: catalog.prefix)
-                #expect(try await fixture.waitUntilCommitted(group: group, [catalog.name(TopicCatalog.devices)], timeout: .seconds(60)))
-                _ = try await producer.send([PushMessages.noteCreated(catalog: catalog)])
+                let registration = #"{"platform": "apns", "environment": "development", "topic": "\#(bundleID)"}"#
+                try await StandInSetup.registerAndCreateNote(
+                    [(phone, registration), (gone, registration)], fixture: fixture, runtime: runtime, client: client)
                 let pushed = try await Wait.until(timeout: .seconds(60)) { standIn.requests.count >= 2 }
                 #expect(pushed, "log:\n\(fixture.recentLog.text)")
                 // The 410 removes the device: the API (following `devices`) no longer lists it.
@@ -105,6 +73,5 @@ struct StandInPushPipelineTests {
         let devices = try await fixture.reader.readToEnd(catalog.name(TopicCatalog.devices), partitions: catalog.partitions)
         #expect(devices.contains { $0.value == nil && ($0.keyString ?? "").hasSuffix("/\(gone)") })
         #expect(standIn.requests.count == 2)
-        await producer.close()
     }
 }
