@@ -130,11 +130,22 @@ struct PayloadLayout: Sendable {
         return true
     }
 
-    /// Where `pattern` starts in `bytes`, every time (a short search, once per template).
+    /// Where `pattern` starts in `bytes`, every time (once per template; a plain loop over
+    /// the buffers, cheap even in a debug build, where composers made per notification, as
+    /// in `herald payload build` and the tests, make a template every time).
     private static func occurrences(of pattern: [UInt8], in bytes: [UInt8]) -> [Int] {
         guard !pattern.isEmpty, bytes.count >= pattern.count else { return [] }
-        return (0...(bytes.count - pattern.count)).filter { start in
-            bytes[start..<(start + pattern.count)].elementsEqual(pattern)
+        return bytes.withUnsafeBufferPointer { bytes in
+            pattern.withUnsafeBufferPointer { pattern in
+                var starts: [Int] = []
+                let first = pattern[0]
+                for start in 0...(bytes.count - pattern.count) where bytes[start] == first {
+                    var length = 1
+                    while length < pattern.count, bytes[start + length] == pattern[length] { length += 1 }
+                    if length == pattern.count { starts.append(start) }
+                }
+                return starts
+            }
         }
     }
 }
