@@ -46,32 +46,14 @@ extension NotificationComposer {
 
     /// The full, unpruned push payload.
     static func payload(_ match: Match, kind: PushPayload.Kind, values: PayloadValues, badge: Int?) -> PushPayload {
-        let subscription = match.subscription
-        let info = subscription.notificationInfo
-        let zone = zone(of: match, kind: kind)
         var payload = PushPayload(kind: kind)
-        payload.set(.title, text: info.title)
-        payload.set(.titleLocKey, text: info.titleLocalizationKey)
+        setFixedValues(of: match.subscription, into: &payload)
         payload.set(.titleLocArgs, texts: values.title.texts)
-        payload.set(.subtitle, text: info.subtitle)
-        payload.set(.subtitleLocKey, text: info.subtitleLocalizationKey)
         payload.set(.subtitleLocArgs, texts: values.subtitle.texts)
-        payload.set(.body, text: info.alertBody)
-        payload.set(.locKey, text: info.alertLocalizationKey)
         payload.set(.locArgs, texts: values.alert.texts)
-        payload.set(.actionLocKey, text: info.alertActionLocalizationKey)
-        payload.set(.launchImage, text: info.alertLaunchImage)
         if let badge { payload.set(.badge, integer: Int64(badge)) }
-        payload.set(.sound, text: info.soundName)
-        if info.shouldSendContentAvailable { payload.set(.contentAvailable, integer: 1) }
-        if info.shouldSendMutableContent { payload.set(.mutableContent, integer: 1) }
-        payload.set(.category, text: info.category)
-        payload.set(.ce, integer: 2)
-        payload.set(.cid, text: subscription.container)
+        let zone = zone(of: match, kind: kind)
         payload.set(.nid, text: match.notificationID)
-        payload.set(.ckuserid, text: subscription.ownerRecordName)
-        payload.set(.sid, text: subscription.subscriptionID)
-        payload.set(.dbs, integer: Int64(subscription.database.pushCode))
         payload.set(.zid, text: zone.zoneName)
         payload.set(.zoid, text: zone.ownerRecordName)
         if kind == .query {
@@ -80,6 +62,30 @@ extension NotificationComposer {
             payload.set(.af, orderedMembers: values.desiredKeys ?? [])
         }
         return payload
+    }
+
+    /// Sets the values that depend only on the subscription (its notification info and
+    /// identity), the same for every notification it sends: everything but the slots of
+    /// ``PayloadTemplate/Hole``.
+    static func setFixedValues(of subscription: Subscription, into payload: inout PushPayload) {
+        let info = subscription.notificationInfo
+        payload.set(.title, text: info.title)
+        payload.set(.titleLocKey, text: info.titleLocalizationKey)
+        payload.set(.subtitle, text: info.subtitle)
+        payload.set(.subtitleLocKey, text: info.subtitleLocalizationKey)
+        payload.set(.body, text: info.alertBody)
+        payload.set(.locKey, text: info.alertLocalizationKey)
+        payload.set(.actionLocKey, text: info.alertActionLocalizationKey)
+        payload.set(.launchImage, text: info.alertLaunchImage)
+        payload.set(.sound, text: info.soundName)
+        if info.shouldSendContentAvailable { payload.set(.contentAvailable, integer: 1) }
+        if info.shouldSendMutableContent { payload.set(.mutableContent, integer: 1) }
+        payload.set(.category, text: info.category)
+        payload.set(.ce, integer: 2)
+        payload.set(.cid, text: subscription.container)
+        payload.set(.ckuserid, text: subscription.ownerRecordName)
+        payload.set(.sid, text: subscription.subscriptionID)
+        payload.set(.dbs, integer: Int64(subscription.database.pushCode))
     }
 
     /// `zid`/`zoid`: the subscribed zone for a zone notification, else the changed record's zone.

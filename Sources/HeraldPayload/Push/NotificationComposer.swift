@@ -4,18 +4,26 @@ import HeraldModel
 /// carries (docs/cloudkit-behaviour.md §4, §5; docs/ARCHITECTURE.md §5.3): the payload stage of the compose worker.
 ///
 /// A pure function of its inputs (no I/O, no clock, no randomness): replaying a match with
-/// the same sequence, badge and time gives the same bytes. A value type with no shared
-/// state; use one from any task.
+/// the same sequence, badge and time gives the same bytes. A value type; its only shared
+/// state is the memo of payload templates (``PayloadTemplates``), which copies share and
+/// which never changes a result; use one from any task.
 public struct NotificationComposer: Sendable {
     /// The size limits. Default: APNs' and CloudKit's.
     public var limits: PayloadLimits
     /// The localization table keys are looked up in. Default `Localizable`.
     public var table: String
+    /// The subscriptions' payload templates, or `nil` to write every payload directly
+    /// (the same bytes, slower; tests compare both).
+    public var templates: PayloadTemplates?
 
-    /// Creates a composer.
-    public init(limits: PayloadLimits = PayloadLimits(), table: String = "Localizable") {
+    /// Creates a composer with its own memo of payload templates.
+    public init(
+        limits: PayloadLimits = PayloadLimits(), table: String = "Localizable",
+        templates: PayloadTemplates? = PayloadTemplates()
+    ) {
         self.limits = limits
         self.table = table
+        self.templates = templates
     }
 
     /// Composes the notification of one match for its recipient.
@@ -87,18 +95,29 @@ public struct NotificationComposer: Sendable {
         var notification = Self.notification(
             match, kind: kind, values: values, rendered: rendered, badge: badgeCount, sequence: sequence,
             createdAt: createdAt)
-        var payload = Self.payload(match, kind: kind, values: values, badge: badgeCount)
         // Before pruning: the notification keeps every desired key.
         if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
             notification.recordFields = Dictionary(desiredKeys, uniquingKeysWith: { first, _ in first })
         }
 
         let maxBytes = limits.maxBytes(voip: voip)
-        let pruning = try payload.fit(into: maxBytes)
+        let encodings: (apns: [UInt8], sorted: [UInt8])
+        let pruning: [PruningStep]
+        let isVisible: Bool
+        if let template = templates?.template(for: match, kind: kind, hasBadge: badgeCount != nil),
+           let written = template.encodings(match, kind: kind, values: values, badge: badgeCount, maxBytes: maxBytes) {
+            // The payload fits: the template's bytes are the direct path's.
+            encodings = written
+            pruning = []
+            isVisible = template.isVisible
+        } else {
+            var payload = Self.payload(match, kind: kind, values: values, badge: badgeCount)
+            pruning = try payload.fit(into: maxBytes)
+            encodings = payload.encodings(maxBytes: maxBytes)
+            isVisible = payload.isVisible
+        }
         notification.isPruned = !pruning.isEmpty
-
-        let encodings = payload.encodings(maxBytes: maxBytes)
-        let pushType: APNsPush.PushType = voip ? .voip : payload.isVisible ? .alert : .background
+        let pushType: APNsPush.PushType = voip ? .voip : isVisible ? .alert : .background
         notification.apns = APNsPush(
             pushType: pushType, priority: pushType == .background ? .conservesPower : .immediate,
             collapseID: values.collapseID, encodedPayload: encodings.sorted)

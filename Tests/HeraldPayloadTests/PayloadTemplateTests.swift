@@ -1,0 +1,112 @@
+import Foundation
+import HeraldModel
+import HeraldTestSupport
+import Testing
+@testable import HeraldPayload
+
+/// The template path (``PayloadTemplates``) gives exactly what writing every payload
+/// directly gives: the same notification, push bytes, pruning and problems.
+@Suite("Push payload: templates", .timeLimit(.minutes(3)))
+struct PayloadTemplateTests {
+    /// Composes `match` with and without templates and requires the same result or the same error.
+    static func expectSame(
+        _ match: Match, templates: PayloadTemplates, limits: PayloadLimits = PayloadLimits(), badge: Int? = 3,
+        locale: String? = "fr-CA", catalog: LocalizationCatalog? = nil, voip: Bool = false, _ note: String = ""
+    ) {
+        func compose(_ templates: PayloadTemplates?) -> Result<ComposedNotification, PayloadError> {
+            Result { () throws(PayloadError) in
+                try NotificationComposer(limits: limits, templates: templates).compose(
+                    match, sequence: 7, createdAt: 1_795_300_000_123, badge: badge, locale: locale, catalog: catalog,
+                    voip: voip)
+            }
+        }
+        let direct = compose(nil)
+        let templated = compose(templates)
+        switch (direct, templated) {
+        case (.success(let direct), .success(let templated)):
+            #expect(templated == direct, "\(note)")
+            #expect(templated.payload == direct.payload, "\(note): \(String(decoding: templated.payload, as: UTF8.self))")
+            #expect(templated.notification.apns?.encodedPayload == direct.notification.apns?.encodedPayload, "\(note)")
+        case (.failure(let direct), .failure(let templated)):
+            #expect(templated.code == direct.code, "\(note)")
+        default:
+            Issue.record("\(note): direct \(direct), templated \(templated)")
+        }
+    }
+
+    @Test("random subscriptions, several records each, random limits: template path == direct path")
+    func randomInputs() {
+        var g = SeededGenerator(seed: 1313)
+        let templates = PayloadTemplates()
+        for iteration in 0..<300 {
+            let first = PayloadPropertyTests.match(&g)
+            let voip = Int.random(in: 0..<8, using: &g) == 0
+            let limit = Int.random(in: 0..<4, using: &g) == 0 ? Int.random(in: 40...1500, using: &g) : nil
+            let limits = limit.map { PayloadLimits(maxBytes: $0, voipMaxBytes: $0) } ?? PayloadLimits()
+            let catalog = Bool.random(using: &g) ? PayloadPropertyTests.catalog : nil
+            // The same subscription with other records (the template made for the first is reused).
+            for record in 0..<4 {
+                var match = first
+                if record > 0 {
+                    let other = PayloadPropertyTests.match(&g)
+                    match.change = other.change
+                    match.queryNotificationReason = first.notificationType == .query ? other.queryNotificationReason : nil
+                    match.notificationID = other.notificationID
+                }
+                let badge = Bool.random(using: &g) ? Int.random(in: -5...100_000, using: &g) : nil
+                let locale = ["fr-CA", "en", "ja", nil].randomElement(using: &g)!
+                Self.expectSame(
+                    match, templates: templates, limits: limits, badge: badge, locale: locale, catalog: catalog,
+                    voip: voip, "iteration \(iteration) record \(record)")
+            }
+        }
+        // Most random subscriptions share the fixture's ID: their templates replace each other.
+        #expect(templates.count >= 2)
+    }
+
+    @Test("a changed notification info under the same subscription ID gets a new template")
+    func changedSubscription() {
+        let templates = PayloadTemplates()
+        var info = NotificationInfo(
+            alertLocalizationKey: "K0", alertLocalizationArgs: ["title"], soundName: "default", shouldBadge: true,
+            desiredKeys: ["title", "missing", "title"])
+        var match = PayloadFixtures.match(info)
+        Self.expectSame(match, templates: templates)
+        info.alertLocalizationKey = nil
+        info.alertBody = "Changed \"quoted\""
+        info.desiredKeys = []
+        match.subscription.notificationInfo = info
+        Self.expectSame(match, templates: templates)
+        match.subscription.database = .shared
+        Self.expectSame(match, templates: templates)
+        Self.expectSame(match, templates: templates, badge: nil)
+        #expect(templates.count == 2)
+    }
+
+    @Test("texts holding a hole's marker, and values needing escapes, are written as directly")
+    func markersAndEscapes() {
+        let templates = PayloadTemplates()
+        for hole in PayloadTemplate.Hole.allCases {
+            let info = NotificationInfo(
+                alertBody: hole.marker, title: "\u{1}\u{2}\"\\\n", soundName: hole.marker, shouldBadge: true,
+                desiredKeys: ["title", "priority"], category: "\u{1}0\u{2}")
+            var match = PayloadFixtures.match(info)
+            match.notificationID = hole.marker
+            match.change.recordName = "\"\u{1}7\u{2}\""
+            Self.expectSame(match, templates: templates, "\(hole)")
+            Self.expectSame(match, templates: templates, limits: PayloadLimits(maxBytes: 200), "\(hole), 200 bytes")
+        }
+    }
+
+    @Test("the memo holds at most its capacity and starts over beyond it")
+    func capacity() {
+        let templates = PayloadTemplates(capacity: 3)
+        var match = PayloadFixtures.match(NotificationInfo(alertBody: "Hi", shouldBadge: true))
+        for number in 0..<7 {
+            match.subscription.subscriptionID = "s-\(number)"
+            Self.expectSame(match, templates: templates)
+            #expect(templates.count <= 3)
+        }
+        #expect(templates.count >= 1)
+    }
+}
