@@ -137,4 +137,17 @@ struct CompactMatchTests {
         let error = #expect(throws: ModelError.self) { try compact(match) }
         #expect(error?.code == .encodingFailed)
     }
+
+    @Test("the fuzz seeds (Fuzz/seed-corpus.py) are valid compact matches")
+    func fuzzSeeds() throws {
+        let directory = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/corpus/compact-match")
+        let seeds = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        #expect(seeds.count >= 2)
+        for seed in seeds {
+            let match = try Match(matchesValue: Data([Match.compactForm]) + Data(contentsOf: seed))
+            #expect(try Match(matchesValue: compact(match)) == match)
+        }
+    }
 }
