@@ -96,7 +96,7 @@ struct CompactReader {
         guard buffer.count - offset >= count else { throw Self.malformed("truncated") }
         guard count > 0 else { return "" }
         let start = buffer.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self)
-        guard let value = String(validating: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) else {
+        guard let value = UTF8Text.string(UnsafeBufferPointer(start: start, count: count)) else {
             throw Self.malformed("a string is not UTF-8")
         }
         offset += count
