@@ -15,6 +15,7 @@ let fuzzers: [(name: String, products: [String])] = [
     ("FuzzSchedule", ["HeraldModel", "HeraldScheduler"]),
     ("FuzzChangeToken", ["HeraldReader"]),
     ("FuzzWireCodec", ["HeraldModel"]),
+    ("FuzzCompactMatch", ["HeraldModel"]),
 ]
 
 let package = Package(

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import struct
+import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Fuzz", "corpus")
@@ -149,6 +150,58 @@ def collect(value):
             collect(member)
     elif isinstance(value, str) and len(value) < 24 and value.isidentifier():
         names.add(value)
+
+
+# Compact matches (Sources/HeraldModel/Compact), without their first byte (FuzzCompactMatch
+# puts it back): the layout of Match.compactEncoded, written here rather than by Swift so the
+# seeds need no build.
+def compact_match(recipient, kind, reason, subscription, change, fields, info):
+    def varint(n):
+        out = bytearray()
+        while n >= 0x80:
+            out.append((n & 0x7F) | 0x80)
+            n >>= 7
+        out.append(n)
+        return bytes(out)
+    def text(value):
+        data = value.encode("utf-8")
+        return varint(len(data)) + data
+    def optional(value):
+        return b"\0" if value is None else varint(len(value.encode("utf-8")) + 1) + value.encode("utf-8")
+    def strings(values):
+        return varint(len(values)) + b"".join(text(v) for v in values)
+    def int64(n):
+        return struct.pack("<q", n)
+    sub_id, sub_type, container, database, owner, zone = subscription
+    out = text(recipient) + text(kind) + optional(reason)
+    out += text(sub_id) + text(sub_type) + text(container) + text(database) + text(owner)
+    out += (b"\1" + text(zone[0]) + text(zone[1])) if zone else b"\0"
+    out += b"\0"  # firesOnce
+    alert_key, alert_args, desired, collapse = info
+    out += optional(None) + optional(alert_key) + strings(alert_args) + optional(None) + optional(None) + strings([])
+    out += optional(None) + optional(None) + strings([]) + optional(None) + optional(None) + optional("default")
+    out += b"\1\0\0" + strings(desired) + optional(None) + optional(collapse)
+    change_id, record_type, record_name, timestamp = change
+    out += text(change_id) + text(container) + text(database) + text("_defaultZone") + text(owner)
+    out += text(record_type) + text(record_name) + text("update") + varint(len(fields))
+    for name, (tag, payload) in fields:
+        out += text(name) + bytes([tag]) + payload
+    out += optional("_u2") + optional(None) + int64(timestamp) + optional(None) + b"\0"
+    namespace = uuid.UUID(bytes=bytes([0xC2, 0xA9, 0xF3, 0xD8, 0x6F, 0x1E, 0x4B, 0x7A, 0x9D, 0x0C, 0x5E, 0x8B, 0x1A, 0x2F, 0x4C, 0x60]))
+    out += text(str(uuid.uuid5(namespace, "%s/%s/%s" % (change_id, owner, sub_id))))
+    return out
+
+
+TAGS = b'{"type":"STRING_LIST","value":["urgent","home"]}'
+add("compact-match", compact_match(
+    "_u1", "query", "recordUpdated", ("urgent", "query", "iCloud.com.example.notes", "private", "_u1", None),
+    ("c1", "Note", "n-1", 1795300000000),
+    [("title", (1, b"\x09Groceries")), ("priority", (2, struct.pack("<q", 5))), ("ratio", (3, struct.pack("<d", 0.5))),
+     ("tags", (0, bytes([len(TAGS)]) + TAGS))],
+    ("NOTE_CHANGED", ["title"], ["priority", "ratio", "tags"], None)))
+add("compact-match", compact_match(
+    "_u9", "recordZone", None, ("zone-sub", "zone", "iCloud.com.example.notes", "private", "_u9", ("Shared", "_u9")),
+    ("c2", "Item", "i-7", 0), [("when", (4, struct.pack("<q", 1795300000000)))], (None, [], ["when"], "when")))
 
 
 for target in ("record-change", "subscription", "schedule", "string-catalog"):

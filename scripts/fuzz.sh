@@ -27,6 +27,7 @@ FuzzSubscription  subscription   json.dict       8192
 FuzzSchedule      schedule       json.dict       8192
 FuzzChangeToken   change-token   -               256
 FuzzWireCodec     wire-codec     json.dict       8192
+FuzzCompactMatch  compact-match  -               8192
 "
 selected=${FUZZ_TARGETS:-$(echo "$all_targets" | awk 'NF { print $1 }')}
 

@@ -24,6 +24,25 @@ extension UUID {
         self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
-    /// The lower-case string form used on the wire (`ck.nid`, `notificationID`).
-    public var lowercasedString: String { uuidString.lowercased() }
+    /// The lower-case string form used on the wire (`ck.nid`, `notificationID`): the same
+    /// text as `uuidString.lowercased()`, written directly (Foundation formats `uuidString`
+    /// through `sprintf`, a visible cost when every match derives its ID).
+    public var lowercasedString: String {
+        withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { out in
+                let digits: StaticString = "0123456789abcdef"
+                var index = 0
+                for (position, byte) in raw.enumerated() {
+                    if position == 4 || position == 6 || position == 8 || position == 10 {
+                        out[index] = UInt8(ascii: "-")
+                        index += 1
+                    }
+                    out[index] = digits.utf8Start[Int(byte >> 4)]
+                    out[index + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    index += 2
+                }
+                return index
+            }
+        }
+    }
 }

@@ -35,6 +35,19 @@ struct MatchTests {
         #expect(UUID(version5: name, namespace: namespace).lowercasedString == expected)
     }
 
+    @Test("the wire form of a UUID is Foundation's uuidString in lower case")
+    func lowercasedString() {
+        var random = SeededGenerator(seed: 11)
+        for _ in 0..<500 {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &random) }
+            let uuid = UUID(uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10],
+                bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            #expect(uuid.lowercasedString == uuid.uuidString.lowercased())
+        }
+    }
+
     @Test("the namespaces are the documented ones")
     func namespaces() {
         #expect(UUID.heraldNamespace.uuidString.lowercased() == "c2a9f3d8-6f1e-4b7a-9d0c-5e8b1a2f4c60")

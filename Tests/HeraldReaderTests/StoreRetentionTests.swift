@@ -52,6 +52,25 @@ struct StoreRetentionTests {
         #expect(try await store.latestSequence(recipient: "_u1", container: F.container) == 10)
     }
 
+    @Test("a stream's latest sequence after each batch: new stream, known stream, after the count limit moved its mark")
+    func latestAcrossBatches() async throws {
+        let store = try F.memoryStore(retention: RetentionPolicy(maxCount: 2, maxAge: .seconds(86_400)))
+        let stream = StreamID(recipient: "_u1", container: F.container)
+        let first = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 0)]))
+        #expect(first.grownStreams[stream] == 0)
+        let second = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 1)]))
+        #expect(second.grownStreams[stream] == 1)
+        #expect(second.prunedCount == 0)
+        let third = try await store.apply(StoreBatch(notifications: (2..<5).map { F.notification("_u1", $0) }))
+        #expect(third.prunedCount == 3)
+        #expect(third.grownStreams[stream] == 4)
+        // The mark (2) read at the next batch: an older sequence is a replay, a newer one grows the stream.
+        let fourth = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 1), F.notification("_u1", 5)]))
+        #expect(fourth.duplicateCount == 1)
+        #expect(fourth.grownStreams[stream] == 5)
+        #expect(try await F.fetchAll(store, "_u1").notifications.map(\.sequence) == [4, 5])
+    }
+
     @Test("a replay of a notification removed by retention is not stored again")
     func replayAfterPruning() async throws {
         let store = try F.memoryStore(retention: RetentionPolicy(maxCount: 2, maxAge: .seconds(86_400)))

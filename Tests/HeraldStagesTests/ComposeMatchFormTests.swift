@@ -6,10 +6,11 @@ import HeraldModel
 import HeraldTestSupport
 import Testing
 
-/// The compose stage reads matches in the slim form this version writes and in the full form
-/// earlier match stages wrote (a rolling upgrade), and makes the same notification of both.
+/// The compose stage reads matches in the compact form this version writes and in the JSON
+/// forms earlier match stages wrote — slim (`"form": 2`) and full — (a rolling upgrade), and
+/// makes the same notification of each.
 /// Without a broker: the processor is fed consumed messages directly.
-@Suite("Compose: matches in the slim and the full form")
+@Suite("Compose: matches in the compact, the slim and the full form")
 struct ComposeMatchFormTests {
     static let container = "iCloud.com.example.notes"
     let catalog = TopicCatalog()
@@ -44,18 +45,25 @@ struct ComposeMatchFormTests {
         return try await processor().process([message])
     }
 
-    @Test("a full-form match and the same match slim become the same notification, badge and state")
-    func bothForms() async throws {
+    @Test("a full-form match and the same match slim and compact become the same notification, badge and state")
+    func allForms() async throws {
         let match = Self.match()
         let slimBytes = try WireCodec().encode(match)
         let fullBytes = try match.fullFormJSON()
+        var writer = CompactWriter()
+        let compactBytes = try match.compactEncoded(reusing: &writer)
         #expect(slimBytes.count < fullBytes.count * 2 / 3, "slim \(slimBytes.count) B, full \(fullBytes.count) B")
+        #expect(compactBytes.count < slimBytes.count * 2 / 3, "compact \(compactBytes.count) B, slim \(slimBytes.count) B")
         let slim = try await compose(slimBytes)
         let full = try await compose(fullBytes)
+        let compact = try await compose(compactBytes)
         #expect(slim.rejections.isEmpty)
         #expect(full.rejections.isEmpty)
+        #expect(compact.rejections.isEmpty)
         #expect(slim.outputs.map(\.topic) == full.outputs.map(\.topic))
         #expect(slim.outputs.map(\.value) == full.outputs.map(\.value))
+        #expect(compact.outputs.map(\.topic) == slim.outputs.map(\.topic))
+        #expect(compact.outputs.map(\.value) == slim.outputs.map(\.value))
         let notifications = slim.outputs.filter { $0.topic == catalog.name(TopicCatalog.notifications) }
         let notification = try WireCodec().decode(HeraldNotification.self, from: #require(notifications.first?.value))
         #expect(notifications.count == 1)

@@ -68,7 +68,7 @@ struct MatchStageTests {
             let retired = try await Self.tombstoned(key("_u2", "once"), on: oncePartition, of: subscriptions, in: fixture)
             return (table, matches, retired)
         }
-        let decoded = try matches.map { try WireCodec().decode(Match.self, from: #require($0.value)) }
+        let decoded = try matches.map { try Match(matchesValue: #require($0.value)) }
         #expect(Set(decoded.map { "\($0.subscription.subscriptionID)/\($0.change.changeID)" }) == ["urgent/c1", "once/c3"])
         #expect(zip(matches, decoded).allSatisfy { $0.keyString == $1.recipient })
         #expect(decoded.allSatisfy { $0.queryNotificationReason == .recordCreated })

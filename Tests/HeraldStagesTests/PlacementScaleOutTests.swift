@@ -133,7 +133,7 @@ struct PlacementScaleOutTests {
         run.held = tables.map { $0.heldPartitions.keys.sorted() }
         run.counts = tables.map(\.count)
         for message in try await fixture.readToEnd(catalog.name(TopicCatalog.matches)) {
-            let match = try codec.decode(Match.self, from: try #require(message.value))
+            let match = try Match(matchesValue: try #require(message.value))
             run.matches.insert("\(match.recipient)/\(match.notificationID)")
         }
         return run

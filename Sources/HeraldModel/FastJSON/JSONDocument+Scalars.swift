@@ -28,7 +28,7 @@ extension JSONDocument {
             let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
             if !item.escaped {
                 for byte in slice where byte < 0x20 { return nil }
-                return String(validating: slice, as: UTF8.self)
+                return UTF8Text.string(slice)
             }
             return Self.unescape(slice)
         }

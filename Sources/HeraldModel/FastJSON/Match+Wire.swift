@@ -13,6 +13,12 @@ extension Match: WireDecodable, WireEncodable {
         guard let changeNode = c.value("change") else { throw c.missing("change") }
         change = try c.within("change") { () throws(ModelError) in try RecordChange(wire: document, at: changeNode) }
         notificationID = try c.nonEmpty("notificationID")
+        try checkConsistency()
+    }
+
+    /// The checks across members, after reading them (the Codable path's order): a reason
+    /// exactly for query matches, no read or scheduled match, the derived notification ID.
+    func checkConsistency() throws(ModelError) {
         if notificationType == .query, queryNotificationReason == nil {
             throw ModelError(.missingValue, "a query match needs a queryNotificationReason", path: "queryNotificationReason")
         }

@@ -18,8 +18,11 @@ struct BatchWriter {
         for notification in batch.notifications { try insert(notification) }
         for read in batch.reads { try record(read) }
         for stream in changes.grownStreams.keys.sorted() {
-            changes.prunedCount += try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
-            changes.grownStreams[stream] = try StreamRetention.latestSequence(stream, in: db)
+            let pruned = try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
+            changes.prunedCount += pruned
+            // The mark read before the inserts still holds unless this count limit moved it.
+            changes.grownStreams[stream] = try StreamRetention.latestSequence(
+                stream, prunedThrough: pruned == 0 ? marks[stream] : nil, in: db)
         }
         for badge in batch.badges {
             try db.cachedStatement(sql: """
@@ -67,13 +70,20 @@ struct BatchWriter {
             arguments: [notificationID]) ?? false
     }
 
-    /// The stream's pruned-through mark, creating its row on first sight.
+    /// The stream's pruned-through mark, creating its row on first sight (one statement for
+    /// a known stream: the row is read first and written only when absent).
     private mutating func mark(of stream: StreamID) throws -> Int64 {
         if let mark = marks[stream] { return mark }
-        try db.cachedStatement(sql: """
-            INSERT INTO stream (recipient, container) VALUES (?, ?) ON CONFLICT (recipient, container) DO NOTHING
-            """).execute(arguments: [stream.recipient, stream.container])
-        let mark = try StreamRetention.prunedThrough(stream, in: db)
+        let mark: Int64
+        if let stored = try StreamRetention.storedPrunedThrough(stream, in: db) {
+            mark = stored
+        } else {
+            // Absent in this transaction a moment ago, so the new row holds the default, -1.
+            try db.cachedStatement(sql: """
+                INSERT INTO stream (recipient, container) VALUES (?, ?) ON CONFLICT (recipient, container) DO NOTHING
+                """).execute(arguments: [stream.recipient, stream.container])
+            mark = -1
+        }
         marks[stream] = mark
         return mark
     }

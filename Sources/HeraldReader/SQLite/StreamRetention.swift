@@ -64,17 +64,24 @@ enum StreamRetention {
 
     /// The stream's pruned-through mark; -1 when nothing was removed (or the stream is unknown).
     static func prunedThrough(_ stream: StreamID, in db: Database) throws -> Int64 {
+        try storedPrunedThrough(stream, in: db) ?? -1
+    }
+
+    /// The stream's pruned-through mark, or `nil` when the stream has no row yet.
+    static func storedPrunedThrough(_ stream: StreamID, in db: Database) throws -> Int64? {
         try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT prunedThrough FROM stream WHERE recipient = ? AND container = ?"),
-            arguments: [stream.recipient, stream.container]) ?? -1
+            arguments: [stream.recipient, stream.container])
     }
 
     /// The highest sequence the stream has had — retained or removed — or `nil` if none.
-    static func latestSequence(_ stream: StreamID, in db: Database) throws -> Int64? {
+    /// - Parameter prunedThrough: the stream's mark when the caller knows it is current
+    ///   (saves reading it); `nil`: read it.
+    static func latestSequence(_ stream: StreamID, prunedThrough known: Int64? = nil, in db: Database) throws -> Int64? {
         let retained = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT MAX(sequence) FROM notification WHERE recipient = ? AND container = ?"),
             arguments: [stream.recipient, stream.container])
-        let latest = max(retained ?? -1, try prunedThrough(stream, in: db))
+        let latest = max(retained ?? -1, try known ?? prunedThrough(stream, in: db))
         return latest >= 0 ? latest : nil
     }
 }

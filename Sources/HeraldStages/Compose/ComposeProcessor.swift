@@ -81,7 +81,7 @@ public final class ComposeProcessor: StageProcessor {
             _ type: Input.Type, from value: Data, at position: InputPosition, partition: Int32
         ) throws(Rejection.Reason) -> [OutgoingMessage] {
             let input: Input
-            do { input = try codec.decode(Input.self, from: value) } catch { throw .undecodable("\(error)") }
+            do { input = try Input(inputValue: value, codec: codec) } catch { throw .undecodable("\(error)") }
             var user = state(input.recipient)
             let outcome: Delivery.Outcome
             do throws(PayloadError) {

@@ -38,7 +38,7 @@ public struct MatchProcessor: StageProcessor {
     public func process(_ batch: [ConsumedMessage]) async throws -> StageResult {
         try await table.waitUntilLoaded(Set(batch.map(\.partition)))
         let codec = WireCodec()
-        var writer = JSONWriter(capacity: 2048)
+        var writer = CompactWriter(capacity: 2048)
         return StageResult.each(batch) { message throws(Rejection.Reason) in
             guard let value = message.value else { throw .invalid("a record change cannot be null") }
             guard value.count <= maxChangeBytes else {
@@ -54,7 +54,7 @@ public struct MatchProcessor: StageProcessor {
             var outputs = copies
             let fired = partitions.flatMap { partition in table.matches(for: change, on: partition).map { (partition, $0) } }
             for (partition, match) in fired {
-                guard let encoded = try? codec.encode(match, reusing: &writer) else {
+                guard let encoded = try? match.compactEncoded(reusing: &writer) else {
                     throw .invalid("match for subscription \(match.subscription.subscriptionID) could not be encoded")
                 }
                 outputs.append(OutgoingMessage(topic: matchesTopic, key: match.partitionKey, value: encoded))

@@ -1,0 +1,87 @@
+extension Subscription {
+    /// Writes the subscription as a slim match carries it: no `query`, no `firesOn`.
+    func writeSlim(to writer: inout CompactWriter) {
+        writer.string(subscriptionID)
+        writer.string(subscriptionType.rawValue)
+        writer.string(container)
+        writer.string(database.rawValue)
+        writer.string(ownerRecordName)
+        if let zoneID {
+            writer.byte(1)
+            writer.zoneID(zoneID)
+        } else {
+            writer.byte(0)
+        }
+        writer.bool(firesOnce)
+        notificationInfo.writeCompact(to: &writer)
+    }
+
+    /// Reads what `writeSlim` wrote, with the checks of `init(wire:at:slim:)` in its order.
+    init(slimCompact reader: inout CompactReader) throws(ModelError) {
+        subscriptionID = try reader.nonEmpty("subscriptionID")
+        subscriptionType = try reader.wireEnum(SubscriptionType.self, "subscriptionType")
+        container = try reader.nonEmpty("container")
+        database = try reader.wireEnum(DatabaseScope.self, "database")
+        guard subscriptionType.isAllowed(in: database) else {
+            throw ModelError(
+                .invalidValue, "\(subscriptionType.rawValue) subscriptions are not allowed in the \(database.rawValue) database",
+                path: "subscriptionType")
+        }
+        ownerRecordName = try reader.nonEmpty("ownerRecordName")
+        query = nil
+        zoneID = try reader.isPresent() ? try reader.zoneID("zoneID") : nil
+        firesOn = []
+        firesOnce = try reader.bool()
+        do { notificationInfo = try NotificationInfo(compact: &reader) } catch { throw error.prefixed("notificationInfo") }
+        if subscriptionType == .zone, zoneID == nil {
+            throw ModelError(.missingValue, "a zone subscription needs a zoneID", path: "zoneID")
+        }
+    }
+}
+
+extension NotificationInfo {
+    /// Every member in declaration order; absent strings and empty lists take one byte.
+    func writeCompact(to writer: inout CompactWriter) {
+        writer.optionalString(alertBody)
+        writer.optionalString(alertLocalizationKey)
+        writer.strings(alertLocalizationArgs)
+        writer.optionalString(title)
+        writer.optionalString(titleLocalizationKey)
+        writer.strings(titleLocalizationArgs)
+        writer.optionalString(subtitle)
+        writer.optionalString(subtitleLocalizationKey)
+        writer.strings(subtitleLocalizationArgs)
+        writer.optionalString(alertActionLocalizationKey)
+        writer.optionalString(alertLaunchImage)
+        writer.optionalString(soundName)
+        writer.bool(shouldBadge)
+        writer.bool(shouldSendContentAvailable)
+        writer.bool(shouldSendMutableContent)
+        writer.strings(desiredKeys)
+        writer.optionalString(category)
+        writer.optionalString(collapseIDKey)
+    }
+
+    /// Reads what `writeCompact` wrote, with the checks of `init(wire:at:)`.
+    init(compact reader: inout CompactReader) throws(ModelError) {
+        self.init(
+            alertBody: try reader.optionalString(),
+            alertLocalizationKey: try reader.nonEmptyIfPresent("alertLocalizationKey"),
+            alertLocalizationArgs: try reader.nonEmptyStrings("alertLocalizationArgs"),
+            title: try reader.optionalString(),
+            titleLocalizationKey: try reader.nonEmptyIfPresent("titleLocalizationKey"),
+            titleLocalizationArgs: try reader.nonEmptyStrings("titleLocalizationArgs"),
+            subtitle: try reader.optionalString(),
+            subtitleLocalizationKey: try reader.nonEmptyIfPresent("subtitleLocalizationKey"),
+            subtitleLocalizationArgs: try reader.nonEmptyStrings("subtitleLocalizationArgs"),
+            alertActionLocalizationKey: try reader.nonEmptyIfPresent("alertActionLocalizationKey"),
+            alertLaunchImage: try reader.optionalString(),
+            soundName: try reader.optionalString(),
+            shouldBadge: try reader.bool(),
+            shouldSendContentAvailable: try reader.bool(),
+            shouldSendMutableContent: try reader.bool(),
+            desiredKeys: try reader.nonEmptyStrings("desiredKeys"),
+            category: try reader.optionalString(),
+            collapseIDKey: try reader.nonEmptyIfPresent("collapseIDKey"))
+    }
+}
