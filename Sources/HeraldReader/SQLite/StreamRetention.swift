@@ -71,10 +71,14 @@ enum StreamRetention {
 
     /// The highest sequence the stream has had — retained or removed — or `nil` if none.
     static func latestSequence(_ stream: StreamID, in db: Database) throws -> Int64? {
-        let retained = try Int64.fetchOne(
+        let latest = max(try latestRetainedSequence(stream, in: db) ?? -1, try prunedThrough(stream, in: db))
+        return latest >= 0 ? latest : nil
+    }
+
+    /// The highest sequence of the stream's retained notifications, or `nil` if none is.
+    static func latestRetainedSequence(_ stream: StreamID, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT MAX(sequence) FROM notification WHERE recipient = ? AND container = ?"),
             arguments: [stream.recipient, stream.container])
-        let latest = max(retained ?? -1, try prunedThrough(stream, in: db))
-        return latest >= 0 ? latest : nil
     }
 }
