@@ -46,8 +46,8 @@ struct NotificationRoutesTests {
                 NotificationRead(recipient: "_u1", containerIdentifier: H.container, notificationIDs: ["n-_u1-1", "n-_u1-4"], readAt: 1)
             ]))
             let headers = try await harness.authorization()
-            var answers: [Data] = []
-            try await harness.application().test(.router) { client in
+            let answers = try await harness.application().test(.router) { client in
+                var answers: [Data] = []
                 for includeRead in [true, false] {
                     var token: String?
                     repeat {
@@ -61,6 +61,7 @@ struct NotificationRoutesTests {
                         token = page.moreComing ? page.serverChangeToken : nil
                     } while token != nil
                 }
+                return answers
             }
             bodies.append(answers)
             try harness.store.close()
