@@ -21,8 +21,13 @@ public struct HeraldRequestContext: ChildRequestContext, Sendable {
     /// becomes the logger's `hb.request.id`.
     public init(context: BasicRequestContext) {
         coreContext = context.coreContext
-        requestID = Self.requestID(of: context)
-        logger[metadataKey: Self.requestIDMetadataKey] = .string(requestID)
+        if let id = Self.givenRequestID(of: context) {
+            // Already the logger's `hb.request.id`: no copy of its metadata.
+            requestID = id
+        } else {
+            requestID = UUID().uuidString.lowercased()
+            logger[metadataKey: Self.requestIDMetadataKey] = .string(requestID)
+        }
     }
 
     /// Log metadata key of the request's ID (Hummingbird's, replaced by a UUID by
@@ -32,10 +37,15 @@ public struct HeraldRequestContext: ChildRequestContext, Sendable {
     /// The request's ID: the UUID in the logger's `hb.request.id`, or a fresh UUID (never
     /// Hummingbird's counter).
     static func requestID(of context: some RequestContext) -> String {
-        if let id = context.logger[metadataKey: requestIDMetadataKey]?.description, UUID(uuidString: id) != nil {
-            return id
+        givenRequestID(of: context) ?? UUID().uuidString.lowercased()
+    }
+
+    /// The UUID in the logger's `hb.request.id`, if it holds one.
+    private static func givenRequestID(of context: some RequestContext) -> String? {
+        guard let id = context.logger[metadataKey: requestIDMetadataKey]?.description, UUID(uuidString: id) != nil else {
+            return nil
         }
-        return UUID().uuidString.lowercased()
+        return id
     }
 
     /// The verified caller.
@@ -51,7 +61,12 @@ public struct HeraldRequestContext: ChildRequestContext, Sendable {
     /// A path parameter, percent-decoded.
     /// - Throws: `APIError` (`BAD_REQUEST`) when it is missing or not valid percent-encoding.
     func pathParameter(_ name: String) throws(APIError) -> String {
-        guard let raw = parameters.get(name), let value = raw.removingPercentEncoding, !value.isEmpty else {
+        guard let raw = parameters.get(name) else {
+            throw APIError(.badRequest, "the path parameter \(name) is missing or malformed")
+        }
+        // Nothing to decode in the usual parameter: Foundation's decoding (per request) only with a `%`.
+        if !raw.isEmpty, !raw.utf8.contains(UInt8(ascii: "%")) { return raw }
+        guard let value = raw.removingPercentEncoding, !value.isEmpty else {
             throw APIError(.badRequest, "the path parameter \(name) is missing or malformed")
         }
         return value

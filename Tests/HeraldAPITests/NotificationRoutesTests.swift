@@ -32,6 +32,44 @@ struct NotificationRoutesTests {
         }
     }
 
+    @Test("a file store, read on the request's thread, answers byte for byte what a store in memory answers")
+    func fileStoreAnswersAsMemory() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-api-\(UUID().uuidString).sqlite").path
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        var bodies: [[Data]] = []
+        for harness in [try await H(), try await H(databasePath: path)] {
+            try await harness.addNotifications(sequences: 0..<5)
+            try await harness.addNotifications("_u2", sequences: 0..<3)
+            _ = try await harness.store.apply(StoreBatch(reads: [
+                NotificationRead(recipient: "_u1", containerIdentifier: H.container, notificationIDs: ["n-_u1-1", "n-_u1-4"], readAt: 1)
+            ]))
+            let headers = try await harness.authorization()
+            let answers = try await harness.application().test(.router) { client in
+                var answers: [Data] = []
+                for includeRead in [true, false] {
+                    var token: String?
+                    repeat {
+                        var request: [String: JSONValue] = ["resultsLimit": .integer(2), "includeRead": .bool(includeRead)]
+                        if let token { request["serverChangeToken"] = .string(token) }
+                        let response = try await client.execute(
+                            uri: H.path("notifications/changes"), method: .post, headers: headers, body: try .json(.object(request)))
+                        #expect(response.status == .ok)
+                        answers.append(Data(response.body.readableBytesView))
+                        let page = try response.json(PageJSON.self)
+                        token = page.moreComing ? page.serverChangeToken : nil
+                    } while token != nil
+                }
+                return answers
+            }
+            bodies.append(answers)
+            try harness.store.close()
+        }
+        #expect(bodies[0].count == 5)
+        #expect(bodies[1] == bodies[0])
+    }
+
     @Test("paging with resultsLimit returns every notification exactly once", arguments: [1, 2, 3, 7, 10, 400])
     func paging(limit: Int) async throws {
         let harness = try await H()

@@ -119,6 +119,9 @@ struct StorePersistenceTests {
                         if count > 0 && count < total { counters.intermediate.add(1, ordering: .relaxed) }
                         last = count
                         counters.fetches.add(1, ordering: .relaxed)
+                        // A file store's fetch reads on this thread without suspending: let
+                        // the writer have a thread of the (small) cooperative pool.
+                        await Task.yield()
                     }
                 }
             }

@@ -41,20 +41,32 @@ struct PageQuery: Sendable {
                 operation: "fetch")
         }
         let start = after ?? mark
-        let rows = try Row.fetchAll(
+        // A cursor reads each row in place (no copy of every row and its column names);
+        // columns by index, in `select`'s order: a lookup by name compares names
+        // case-insensitively per row.
+        let rows = try Row.fetchCursor(
             db.cachedStatement(sql: includeRead ? Self.allSQL : Self.unreadSQL),
-            arguments: ["recipient": stream.recipient, "container": stream.container, "after": start, "limit": limit + 1])
-        let moreComing = rows.count > limit
-        // Columns by index, in `select`'s order: a lookup by name compares names case-insensitively per row.
-        let entries = rows.prefix(limit).map { row in
-            StoredPage.Entry(notificationID: row[0], sequence: row[1], createdAt: row[2], isRead: row[4], json: row[3])
+            arguments: [stream.recipient, stream.container, start, limit + 1])
+        var entries: [StoredPage.Entry] = []
+        entries.reserveCapacity(min(limit, 64))
+        var moreComing = false
+        while let row = try rows.next() {
+            guard entries.count < limit else {
+                moreComing = true
+                break
+            }
+            entries.append(StoredPage.Entry(notificationID: row[0], sequence: row[1], createdAt: row[2], isRead: row[4], json: row[3]))
         }
         let position: Int64
         if moreComing, let last = entries.last {
             position = last.sequence
+        } else if includeRead {
+            // The page holds every retained row after `start`: its last is the latest.
+            position = max(start, entries.last?.sequence ?? start)
         } else {
-            // Past any trailing read notifications a page skipped, and never backwards.
-            position = max(start, try StreamRetention.latestSequence(stream, in: db) ?? -1)
+            // Past any trailing read notifications the page skipped, and never backwards
+            // (`start` is at least the pruned-through mark).
+            position = max(start, try StreamRetention.latestRetainedSequence(stream, in: db) ?? -1)
         }
         return StoredPage(stream: stream, entries: entries, position: position, moreComing: moreComing)
     }
@@ -64,8 +76,9 @@ struct PageQuery: Sendable {
         SELECT n.notificationID, n.sequence, n.createdAt, n.json, r.notificationID IS NOT NULL AS isRead
         FROM notification n LEFT JOIN notificationRead r
           ON r.recipient = n.recipient AND r.container = n.container AND r.notificationID = n.notificationID
-        WHERE n.recipient = :recipient AND n.container = :container AND n.sequence > :after
+        WHERE n.recipient = ? AND n.container = ? AND n.sequence > ?
         """
-    private static let allSQL = select + " ORDER BY n.sequence LIMIT :limit"
-    private static let unreadSQL = select + " AND r.notificationID IS NULL ORDER BY n.sequence LIMIT :limit"
+    /// Arguments in order: recipient, container, after, limit.
+    private static let allSQL = select + " ORDER BY n.sequence LIMIT ?"
+    private static let unreadSQL = select + " AND r.notificationID IS NULL ORDER BY n.sequence LIMIT ?"
 }

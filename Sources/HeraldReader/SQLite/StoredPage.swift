@@ -34,14 +34,13 @@ struct StoredPage: Sendable {
     /// Keeps the stored JSON; encodes only the (small) read notifications.
     /// - Throws: `ReaderError` (`INTERNAL_ERROR`) if a read notification cannot be encoded.
     func encodedPage(signer: ChangeTokenSigner) throws(ReaderError) -> EncodedNotificationPage {
-        let codec = WireCodec()
         var notifications: [EncodedNotificationPage.Entry] = []
         notifications.reserveCapacity(entries.count)
         for entry in entries {
             var json = entry.json
             if entry.isRead {
                 do {
-                    json = try codec.encode(readNotification(entry))
+                    json = try WireCodec().encode(readNotification(entry))
                 } catch {
                     throw ReaderError(.internalError, "cannot encode a read notification: \(error)", operation: "fetch")
                 }

@@ -78,10 +78,14 @@ enum StreamRetention {
     /// - Parameter prunedThrough: the stream's mark when the caller knows it is current
     ///   (saves reading it); `nil`: read it.
     static func latestSequence(_ stream: StreamID, prunedThrough known: Int64? = nil, in db: Database) throws -> Int64? {
-        let retained = try Int64.fetchOne(
+        let latest = max(try latestRetainedSequence(stream, in: db) ?? -1, try known ?? prunedThrough(stream, in: db))
+        return latest >= 0 ? latest : nil
+    }
+
+    /// The highest sequence of the stream's retained notifications, or `nil` if none is.
+    static func latestRetainedSequence(_ stream: StreamID, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT MAX(sequence) FROM notification WHERE recipient = ? AND container = ?"),
             arguments: [stream.recipient, stream.container])
-        let latest = max(retained ?? -1, try known ?? prunedThrough(stream, in: db))
-        return latest >= 0 ? latest : nil
     }
 }

@@ -27,7 +27,18 @@ extension NotificationStore {
         let query = try PageQuery(
             recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
             signer: tokenSigner)
-        return try await reading("fetch") { db in try query.run(in: db) }.encodedPage(signer: tokenSigner)
+        let stored: StoredPage
+        if let fetchConnections {
+            // On this thread, without a suspension (see `ReadConnections`).
+            do {
+                stored = try fetchConnections.read { db in try query.run(in: db) }
+            } catch {
+                throw ReaderError.wrapping(error, operation: "fetch")
+            }
+        } else {
+            stored = try await reading("fetch") { db in try query.run(in: db) }
+        }
+        return try stored.encodedPage(signer: tokenSigner)
     }
 
     /// The highest sequence the stream has had (retained or already removed), or `nil`

@@ -9,7 +9,9 @@ import Synchronization
 /// Threading: a `NotificationStore` is `Sendable`; share one instance between the consumer
 /// and the HTTP handlers. Writes are serialized; reads run concurrently with writes and
 /// with each other, each on a consistent snapshot (WAL). Every operation is `async`: it
-/// awaits a GRDB connection without blocking the cooperative pool. Notifications go in and
+/// awaits a GRDB connection without blocking the cooperative pool — except a fetch from a
+/// file store, which runs its short read on the caller's thread on a connection of its own
+/// that it never waits for (`ReadConnections`), saving two thread hops. Notifications go in and
 /// come out as their JSON (`EncodedNotification`, `EncodedNotificationPage`): the store
 /// never decodes a notification on the way through.
 public final class NotificationStore: Sendable {
@@ -27,6 +29,9 @@ public final class NotificationStore: Sendable {
     /// How much of each stream is kept.
     public let retention: RetentionPolicy
     let database: any DatabaseWriter
+    /// The connections fetches read on (a file store); `nil` in memory, where fetches read
+    /// through `database`.
+    let fetchConnections: ReadConnections?
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and
     /// migrates its schema. The directory must exist. `synchronous=NORMAL`: a power loss
@@ -42,7 +47,8 @@ public final class NotificationStore: Sendable {
         } catch {
             throw ReaderError(.internalError, "cannot open \(path): \(error)", operation: "open")
         }
-        try self.init(database: pool, tokenSigner: tokenSigner, retention: retention)
+        try self.init(
+            database: pool, fetchConnections: ReadConnections(path: path), tokenSigner: tokenSigner, retention: retention)
     }
 
     /// A store in memory, gone when released: for tests and tools. Reads are serialized
@@ -56,10 +62,13 @@ public final class NotificationStore: Sendable {
         } catch {
             throw ReaderError(.internalError, "cannot open an in-memory database: \(error)", operation: "open")
         }
-        return try NotificationStore(database: queue, tokenSigner: tokenSigner, retention: retention)
+        return try NotificationStore(database: queue, fetchConnections: nil, tokenSigner: tokenSigner, retention: retention)
     }
 
-    private init(database: any DatabaseWriter, tokenSigner: ChangeTokenSigner, retention: RetentionPolicy) throws(ReaderError) {
+    private init(
+        database: any DatabaseWriter, fetchConnections: ReadConnections?, tokenSigner: ChangeTokenSigner,
+        retention: RetentionPolicy
+    ) throws(ReaderError) {
         do {
             try StoreSchema.migrator.migrate(database)
         } catch {
@@ -74,6 +83,7 @@ public final class NotificationStore: Sendable {
         var signer = tokenSigner
         signer.epoch = epoch
         self.database = database
+        self.fetchConnections = fetchConnections
         self.signer = Mutex(signer)
         self.retention = retention
     }
@@ -87,6 +97,7 @@ public final class NotificationStore: Sendable {
     /// the store closes it too.
     /// - Throws: `ReaderError` when a connection is still in use.
     public func close() throws(ReaderError) {
+        fetchConnections?.close()
         do {
             try database.close()
         } catch {

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// Issues and verifies `ChangeToken`s with HMAC-SHA256.
 ///
@@ -28,7 +29,9 @@ public struct ChangeTokenSigner: Sendable {
     static let epochTokenLength = tokenLength + epochTagLength
     private static let domain = Array("herald.change-token".utf8)
 
-    private let key: SymmetricKey
+    /// HMAC-SHA256 keyed and fed the domain: copied for every MAC (the hash state is
+    /// copy-on-write), so no token pays for deriving the key pads again.
+    private let keyedMAC: HMAC<SHA256>
     /// The tag of `epoch`, or nil while the epoch is unknown (version 1 tokens are issued).
     private var epochTag: [UInt8]?
 
@@ -48,7 +51,9 @@ public struct ChangeTokenSigner: Sendable {
                 "the change token key must be at least \(Self.minimumKeyLength) bytes, got \(length)",
                 operation: "configure change tokens")
         }
-        self.key = key
+        var keyedMAC = HMAC<SHA256>(key: key)
+        keyedMAC.update(data: Self.domain)
+        self.keyedMAC = keyedMAC
     }
 
     /// A signer using the raw bytes of `key`.
@@ -105,17 +110,17 @@ public struct ChangeTokenSigner: Sendable {
     }
 
     private func mac(version: UInt8, recipient: String, container: String, sequence: Int64, tag: [UInt8]) -> [UInt8] {
-        var hmac = HMAC<SHA256>(key: key)
-        hmac.update(data: Self.domain)
-        hmac.update(data: [version])
-        for field in [recipient, container] {
-            let utf8 = Array(field.utf8)
-            hmac.update(data: Self.bigEndian(UInt32(truncatingIfNeeded: utf8.count)))
-            hmac.update(data: utf8)
+        var hmac = keyedMAC
+        withUnsafeBytes(of: version) { hmac.update(data: $0) }
+        for var field in [recipient, container] {
+            field.withUTF8 { utf8 in
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: utf8.count).bigEndian) { hmac.update(data: $0) }
+                hmac.update(data: UnsafeRawBufferPointer(utf8))
+            }
         }
-        hmac.update(data: Self.bigEndian(sequence))
+        withUnsafeBytes(of: sequence.bigEndian) { hmac.update(data: $0) }
         hmac.update(data: tag)
-        return Array(Array(hmac.finalize()).prefix(Self.macLength))
+        return hmac.finalize().withUnsafeBytes { Array($0.prefix(Self.macLength)) }
     }
 
     private static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
