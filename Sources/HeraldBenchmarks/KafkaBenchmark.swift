@@ -141,20 +141,19 @@ public struct KafkaBenchmark {
         let producer = try KafkaProducer(configuration: producerSettings, logger: logger)
         let key = Data("k".utf8)
         let partitions = Int(self.partitions)
-        var pending: [PendingDelivery] = []
-        var oldest = 0
+        var pending: [PendingDelivery] = []  // oldest first; a delivered batch (and its messages) is let go
         var next = 0
         while next < messages {
             let range = next..<min(messages, next + batchSize)
             next = range.upperBound
             let outgoing = range.map { OutgoingMessage(topic: topic, partition: Int32($0 % partitions), key: key, value: value) }
             pending.append(try await producer.enqueue(outgoing))
-            while oldest < pending.count, pending.count - oldest > inFlight || pending[oldest].isComplete {
-                _ = try await pending[oldest].reports()
-                oldest += 1
+            while let oldest = pending.first, pending.count > inFlight || oldest.isComplete {
+                _ = try await oldest.reports()
+                pending.removeFirst()
             }
         }
-        for delivery in pending[oldest...] { _ = try await delivery.reports() }
+        for delivery in pending { _ = try await delivery.reports() }
         await producer.close()
     }
 
