@@ -4,12 +4,40 @@ import Logging
 
 /// Produce and consume throughput of `HeraldKafka` against `RawClientBaseline` on one
 /// embedded broker, interleaved round by round so both see the same machine state.
+///
+/// The two paths do the same work: the same messages (one-byte key, `size`-byte value, no
+/// headers, partitions chosen round-robin by the caller), produced through a topic handle
+/// with a delivery report per message and librdkafka's queue kept full; consumed from the
+/// beginning of every partition, reading each value's length. Each round runs the two paths
+/// back to back, in alternating order (raw first on even rounds, HeraldKafka first on odd),
+/// so neither always runs on the warmer or busier machine.
 public struct KafkaBenchmark {
-    /// One path's best rate, raw and through HeraldKafka.
+    /// One path measured once: its rate and the process's CPU time meanwhile (user + system,
+    /// every thread, the embedded broker's included: the same for both paths), and its heap
+    /// allocations when an allocation counter is preloaded (see `AllocationCounter`).
+    public struct Sample: Sendable {
+        public var rate: Double
+        public var cpuSeconds: Double
+        public var allocations: Int?
+
+        public init(rate: Double, cpuSeconds: Double, allocations: Int? = nil) {
+            self.rate = rate
+            self.cpuSeconds = cpuSeconds
+            self.allocations = allocations
+        }
+    }
+
+    /// Every round of one path (produce or consume), raw and through HeraldKafka, in round order.
     public struct Result: Sendable {
         public var path: String
-        public var raw: Double
-        public var herald: Double
+        public var raw: [Sample] = []
+        public var herald: [Sample] = []
+
+        public init(path: String, raw: [Sample] = [], herald: [Sample] = []) {
+            self.path = path
+            self.raw = raw
+            self.herald = herald
+        }
     }
 
     let messages: Int
@@ -19,19 +47,22 @@ public struct KafkaBenchmark {
     let inFlight: Int
     let cluster: EmbeddedKafkaCluster
     let logger: Logger
+    private let allocationCounter = AllocationCounter.preloaded()
 
     /// Starts the embedded broker the runs share.
     /// - Parameters:
     ///   - messages: messages per run; `size`: value size in bytes; `batchSize` and `inFlight`:
-    ///     HeraldKafka's messages per `enqueue` call, and batches queued behind the oldest one still awaited.
-    public init(messages: Int, size: Int, partitions: Int32, batchSize: Int, inFlight: Int, logger: Logger) throws {
+    ///     HeraldKafka's messages per `enqueue` call, and batches queued behind the oldest one
+    ///     still awaited (`nil`: as many as librdkafka's queue holds, as the raw loop keeps it).
+    public init(messages: Int, size: Int, partitions: Int32, batchSize: Int, inFlight: Int?, logger: Logger) throws {
         self.batchSize = batchSize
-        self.inFlight = inFlight
         self.messages = messages
         self.size = size
         self.partitions = partitions
         self.logger = logger
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
+        let queueCapacity = ProducerConfiguration().queueCapacity
+        self.inFlight = inFlight ?? max(1, queueCapacity / max(1, batchSize) - 1)
     }
 
     /// The producer settings both paths share.
@@ -39,35 +70,61 @@ public struct KafkaBenchmark {
         ProducerConfiguration(bootstrapServers: cluster.bootstrapServers)
     }
 
-    /// Runs each path `rounds` times, interleaved, and keeps the best rate of each.
+    /// Runs each path `rounds` times, interleaved in alternating order.
+    /// - Returns: the produce and consume results, every round of each.
     public func run(rounds: Int) async throws -> [Result] {
-        var produce = Result(path: "produce", raw: 0, herald: 0)
-        var consume = Result(path: "consume", raw: 0, herald: 0)
+        var produce = Result(path: "produce")
+        var consume = Result(path: "consume")
         let value = [UInt8](repeating: UInt8(ascii: "x"), count: size)
-        var consumeTopic = ""
         for round in 0..<rounds {
-            let rawTopic = try topic("raw-\(round)")
-            produce.raw = max(produce.raw, try measure {
-                let delivered = try RawClientBaseline.produce(
-                    bootstrapServers: cluster.bootstrapServers, topic: rawTopic, partitions: partitions,
-                    count: messages, value: value, properties: producerSettings.properties)
-                guard delivered == messages else { throw BenchmarkError("raw produce delivered \(delivered) of \(messages)") }
-            })
-            let heraldTopic = try topic("herald-\(round)")
-            produce.herald = max(produce.herald, try await measureAsync { try await produceWithHerald(topic: heraldTopic, value: Data(value)) })
-            consumeTopic = rawTopic
-            consume.raw = max(consume.raw, try measure {
-                var settings = ConsumerConfiguration(bootstrapServers: cluster.bootstrapServers, groupID: "bench-raw-\(round)")
-                settings.readCommitted = true
-                let bytes = try RawClientBaseline.consume(
-                    bootstrapServers: cluster.bootstrapServers, topic: consumeTopic, partitions: partitions,
-                    count: messages, properties: settings.properties)
-                guard bytes == messages * size else { throw BenchmarkError("raw consume read \(bytes / size) of \(messages)") }
-            })
-            consume.herald = max(consume.herald, try await measureAsync { try await consumeWithHerald(topic: consumeTopic, round: round) })
+            let rawFirst = round.isMultiple(of: 2)
+            let (rawTopic, heraldTopic) = (try topic("raw-\(round)"), try topic("herald-\(round)"))
+            func produceRaw() throws -> Sample {
+                try measure {
+                    let delivered = try RawClientBaseline.produce(
+                        bootstrapServers: cluster.bootstrapServers, topic: rawTopic, partitions: partitions,
+                        count: messages, value: value, properties: producerSettings.properties)
+                    guard delivered == messages else { throw BenchmarkError("raw produce delivered \(delivered) of \(messages)") }
+                }
+            }
+            func produceHerald() async throws -> Sample {
+                try await measureAsync { try await produceWithHerald(topic: heraldTopic, value: Data(value)) }
+            }
+            let produced = try await alternate(rawFirst: rawFirst, raw: produceRaw, herald: produceHerald)
+            produce.raw.append(produced.raw)
+            produce.herald.append(produced.herald)
+            // Both consume the raw path's topic, so they read identical partitions.
+            func consumeRaw() throws -> Sample {
+                try measure {
+                    var settings = ConsumerConfiguration(bootstrapServers: cluster.bootstrapServers, groupID: "bench-raw-\(round)")
+                    settings.readCommitted = true
+                    let bytes = try RawClientBaseline.consume(
+                        bootstrapServers: cluster.bootstrapServers, topic: rawTopic, partitions: partitions,
+                        count: messages, properties: settings.properties)
+                    guard bytes == messages * size else { throw BenchmarkError("raw consume read \(bytes / size) of \(messages)") }
+                }
+            }
+            func consumeHerald() async throws -> Sample {
+                try await measureAsync { try await consumeWithHerald(topic: rawTopic, round: round) }
+            }
+            let consumed = try await alternate(rawFirst: rawFirst, raw: consumeRaw, herald: consumeHerald)
+            consume.raw.append(consumed.raw)
+            consume.herald.append(consumed.herald)
             logger.info("round \(round + 1) of \(rounds) done")
         }
         return [produce, consume]
+    }
+
+    /// Runs the two measurements back to back, raw first or HeraldKafka first.
+    private func alternate(
+        rawFirst: Bool, raw: () throws -> Sample, herald: () async throws -> Sample
+    ) async throws -> (raw: Sample, herald: Sample) {
+        if rawFirst {
+            let first = try raw()
+            return (first, try await herald())
+        }
+        let first = try await herald()
+        return (try raw(), first)
     }
 
     private func topic(_ name: String) throws -> String {
@@ -76,27 +133,27 @@ public struct KafkaBenchmark {
         return topic
     }
 
-    /// Produces like a pipelined stage: one task enqueues `batchSize` messages at a time and
-    /// awaits a batch's delivery only once `inFlight` batches are queued after it, so
-    /// librdkafka's queue stays full while earlier deliveries complete.
+    /// Produces like a pipelined stage: one task enqueues `batchSize` messages at a time
+    /// (`enqueue` itself waits while librdkafka's queue is full, as the raw loop does), takes
+    /// the reports of batches already delivered, and waits for the oldest batch only once
+    /// `inFlight` batches are queued after it.
     private func produceWithHerald(topic: String, value: Data) async throws {
         let producer = try KafkaProducer(configuration: producerSettings, logger: logger)
         let key = Data("k".utf8)
         let partitions = Int(self.partitions)
-        var pending: [PendingDelivery] = []
-        var oldest = 0
+        var pending: [PendingDelivery] = []  // oldest first; a delivered batch (and its messages) is let go
         var next = 0
         while next < messages {
             let range = next..<min(messages, next + batchSize)
             next = range.upperBound
             let outgoing = range.map { OutgoingMessage(topic: topic, partition: Int32($0 % partitions), key: key, value: value) }
             pending.append(try await producer.enqueue(outgoing))
-            if pending.count - oldest > inFlight {
-                _ = try await pending[oldest].reports()
-                oldest += 1
+            while let oldest = pending.first, pending.count > inFlight || oldest.isComplete {
+                _ = try await oldest.reports()
+                pending.removeFirst()
             }
         }
-        for delivery in pending[oldest...] { _ = try await delivery.reports() }
+        for delivery in pending { _ = try await delivery.reports() }
         await producer.close()
     }
 
@@ -118,19 +175,23 @@ public struct KafkaBenchmark {
         guard bytes == messages * size else { throw BenchmarkError("HeraldKafka consume read \(bytes / size) of \(messages)") }
     }
 
-    private func measure(_ body: () throws -> Void) throws -> Double {
-        let start = ContinuousClock.now
+    /// Measures `body` from start to end (for consume, the consumer's start — about half a
+    /// second on the embedded broker, for both paths alike — included); CPU and allocations
+    /// count the whole run.
+    private func measure(_ body: () throws -> Void) throws -> Sample {
+        let (start, cpu) = (ContinuousClock.now, ResourceUsage.now(allocationCounter))
         try body()
-        return rate(since: start)
+        return sample(over: ContinuousClock.now - start, cpu: cpu)
     }
 
-    private func measureAsync(_ body: () async throws -> Void) async throws -> Double {
-        let start = ContinuousClock.now
+    private func measureAsync(_ body: () async throws -> Void) async throws -> Sample {
+        let (start, cpu) = (ContinuousClock.now, ResourceUsage.now(allocationCounter))
         try await body()
-        return rate(since: start)
+        return sample(over: ContinuousClock.now - start, cpu: cpu)
     }
 
-    private func rate(since start: ContinuousClock.Instant) -> Double {
-        Double(messages) / (ContinuousClock.now - start).seconds
+    private func sample(over time: Duration, cpu: ResourceUsage) -> Sample {
+        let used = ResourceUsage.now(allocationCounter).since(cpu)
+        return Sample(rate: Double(messages) / max(time.seconds, 1e-9), cpuSeconds: used.cpuSeconds, allocations: used.allocations)
     }
 }

@@ -5,10 +5,11 @@ import HeraldKafka
 /// The Kafka benchmark's baseline: the minimal loops a C program would write over
 /// librdkafka, calling its C API directly with no Swift layer (and none of `HeraldKafka`'s
 /// internals) in between, against the same broker and settings as `KafkaProducer` and
-/// `KafkaConsumer` (idempotence, linger, batch polling).
+/// `KafkaConsumer` (idempotence, linger, topic handles, batch polling).
 enum RawClientBaseline {
-    /// Produces `count` messages of `value` round-robin over `partitions` partitions with a
-    /// delivery-report callback, and returns when every report arrived.
+    /// Produces `count` messages of `value` round-robin over `partitions` partitions through a
+    /// topic handle (as `KafkaProducer` does), with a delivery-report callback, keeping
+    /// librdkafka's queue full, and returns when every report arrived.
     /// - Returns: the number of messages reported delivered.
     static func produce(
         bootstrapServers: String, topic: String, partitions: Int32, count: Int, value: [UInt8],
@@ -25,12 +26,16 @@ enum RawClientBaseline {
             }
         }
         defer { rd_kafka_destroy(handle) }
+        guard let topicHandle = rd_kafka_topic_new(handle, topic, nil) else {
+            throw KafkaError(code: .invalidConfiguration, reason: "no topic handle for \(topic)", operation: "raw produce")
+        }
+        defer { rd_kafka_topic_destroy(topicHandle) }
         var index = 0
         let key = [UInt8]("k".utf8)
         while index < count {
             let partition = Int32(index % Int(partitions))
             let err = value.withUnsafeBytes { bytes in
-                herald_produce(handle, topic, partition, key, key.count, bytes.baseAddress, bytes.count, nil, nil)
+                herald_produce_to(handle, topicHandle, partition, key, key.count, bytes.baseAddress, bytes.count, nil, nil)
             }
             if err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
                 rd_kafka_poll(handle, 1)
@@ -47,7 +52,9 @@ enum RawClientBaseline {
     }
 
     /// Consumes `count` messages from the beginning of `partitions` partitions, reading every
-    /// payload's length, and returns the total payload bytes read.
+    /// payload's length, headers and timestamp (what `KafkaConsumer` reads of each message;
+    /// it also copies key and value into `Data`, which this loop does not), and returns the
+    /// total payload bytes read.
     static func consume(
         bootstrapServers: String, topic: String, partitions: Int32, count: Int, properties: [String: String],
         timeout: Duration = .seconds(60)
@@ -66,11 +73,28 @@ enum RawClientBaseline {
         var received = 0
         var bytes = 0
         let deadline = ContinuousClock.now + timeout
-        while received < count, ContinuousClock.now < deadline {
-            guard let message = rd_kafka_consumer_poll(handle, 100) else { continue }
+        // Polls in batches as `KafkaConsumer` does (`maxBatchSize`, `pollTimeout`): the first
+        // poll of a batch waits up to 100 ms, the rest take what is ready without waiting.
+        let batchSize = ConsumerConfiguration().maxBatchSize
+        var inBatch = 0
+        while received < count {
+            // The clock is read only when a poll comes back empty, as HeraldKafka's loop reads
+            // it once per batch rather than per message.
+            guard let message = rd_kafka_consumer_poll(handle, inBatch == 0 ? 100 : 0) else {
+                inBatch = 0
+                if ContinuousClock.now < deadline { continue } else { break }
+            }
+            inBatch = inBatch + 1 == batchSize ? 0 : inBatch + 1
             if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR {
                 received += 1
                 bytes += message.pointee.len
+                // Look up what `HeraldKafka` hands over with each message besides key and
+                // value: its headers (librdkafka 2.0.2 parses them on this call, allocating
+                // even for a record that has none) and its timestamp.
+                var headers: OpaquePointer?
+                _ = rd_kafka_message_headers(message, &headers)
+                var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+                _ = rd_kafka_message_timestamp(message, &timestampType)
             }
             rd_kafka_message_destroy(message)
         }

@@ -54,12 +54,26 @@ struct BenchmarkReportTests {
     }
 
     @Test func kafkaReportGivesRatiosOfHeraldToRaw() throws {
-        let report = KafkaReport(
-            messages: 1_000, size: 200, partitions: 4, rounds: 1, produceRaw: 200, produceHerald: 180, consumeRaw: 100,
-            consumeHerald: 0)
+        typealias Sample = KafkaBenchmark.Sample
+        let produce = KafkaBenchmark.Result(
+            path: "produce",
+            raw: [Sample(rate: 200, cpuSeconds: 0.002, allocations: 1_000), Sample(rate: 100, cpuSeconds: 0.002, allocations: 1_000)],
+            herald: [Sample(rate: 180, cpuSeconds: 0.003, allocations: 2_000), Sample(rate: 150, cpuSeconds: 0.003, allocations: 4_000)])
+        let consume = KafkaBenchmark.Result(
+            path: "consume", raw: [Sample(rate: 100, cpuSeconds: 0.001), Sample(rate: 100, cpuSeconds: 0.001)],
+            herald: [Sample(rate: 0, cpuSeconds: 0), Sample(rate: 0, cpuSeconds: 0)])
+        let report = KafkaReport(messages: 1_000, size: 200, partitions: 4, produce: produce, consume: consume)
         let json = try object(report)
-        #expect(json["produce_ratio"] as? Double == 0.9)
+        #expect(json["produce_ratio"] as? Double == 0.9, "best HeraldKafka round / best raw round")
+        #expect(json["produce_round_ratios"] as? [Double] == [0.9, 1.5])
+        #expect(json["produce_ratio_median"] as? Double == 1.2)
+        #expect(json["produce_raw_cpu_us"] as? Double == 2)
+        #expect(json["produce_herald_cpu_us"] as? Double == 3)
+        #expect((json["produce_cpu_ratio"] as? Double).map { abs($0 - 2.0 / 3.0) < 1e-9 } == true)
+        #expect(json["produce_herald_allocations"] as? Double == 3)
         #expect(json["consume_ratio"] as? Double == 0)
+        #expect(json["consume_herald_allocations"] is NSNull, "no allocation counter: null, not 0")
+        #expect(report.table.contains("| produce |"))
     }
 
     @Test func matcherReportHasLoadTimeNullUntilMeasured() throws {

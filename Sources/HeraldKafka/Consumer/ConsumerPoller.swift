@@ -11,10 +11,12 @@ import Synchronization
 /// `rd_kafka_consumer_close`) runs on that same thread.
 final class ConsumerPoller: @unchecked Sendable {
     private let logger: Logger
-    private var pending: [ConsumerEvent] = []
-    private var revokedDuringPoll: Set<TopicPartition> = []
-    private var topicNames: [OpaquePointer: String] = [:]
-    private var lastTopic: (handle: OpaquePointer, name: String)?
+    // Unchecked exclusivity: these are read for every message polled, and only ever touched
+    // on the poll thread (see above), so the runtime's dynamic access checks guard nothing.
+    @exclusivity(unchecked) private var pending: [ConsumerEvent] = []
+    @exclusivity(unchecked) private var revokedDuringPoll: Set<TopicPartition> = []
+    @exclusivity(unchecked) private var topicNames: [OpaquePointer: String] = [:]
+    @exclusivity(unchecked) private var lastTopic: (handle: OpaquePointer, name: String)?
     /// Filled by the event thread, drained by `poll` (the one member shared across threads).
     private let resets = Mutex<[OffsetResetReport]>([])
 
