@@ -55,9 +55,12 @@ struct ShutdownAndFailoverTests {
         try consumer.subscribe(["t"])
         _ = await consumer.poll()
         let started = ContinuousClock.now
-        _ = await consumer.close(timeout: .seconds(2))
+        _ = await consumer.close(timeout: .seconds(1))
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed < .seconds(4), "close took \(elapsed)")
+        // The bound leaves 4 s for a loaded machine to schedule the timeout (CI saw 2.2 s of
+        // delay with a 2 s timeout) and stays below the 6 s session timeout a close that
+        // ignored its timeout could wait for.
+        #expect(elapsed < .seconds(5), "close took \(elapsed)")
         #expect(consumer.isClosed)
     }
 
