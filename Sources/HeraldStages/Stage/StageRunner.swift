@@ -139,10 +139,40 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
     /// attempt stays behind: a processor stages its changes only as it returns.
     /// - Returns: `nil` when the service shuts down first (the batch is not committed).
     func processed(_ work: () async throws -> StageResult) async throws -> StageResult? {
+        try await retrying("batch failed", work)
+    }
+
+    /// Processes and delivers one batch (or, with no input, one tick of the timers) before
+    /// anything else, retrying until it succeeds, the producer fails fatally, or the service
+    /// is shutting down. A delivery that fails is undone (`undo`) before the batch is
+    /// processed again, so it is recomputed from the state before it.
+    /// - Returns: `false` when the service shut down first (nothing of the batch is committed).
+    func perform(_ batch: [ConsumedMessage], _ work: () async throws -> StageResult) async throws -> Bool {
+        let undoFailedDelivery = { try await self.undo(batch.isEmpty ? self.consumer.assignment() : batch.partitions) }
+        let performed = try await retrying("batch not delivered, its state undone", beforeRetry: undoFailedDelivery) {
+            let started = ContinuousClock.now
+            guard let result = try await processed(work) else { return false }
+            let delivered = try await deliver(messagesToSend(result), for: batch)
+            try await finish(batch, delivered, started: started)
+            return true
+        }
+        return performed ?? false
+    }
+
+    /// Runs `body` until it returns, with back-off between attempts; a fatal Kafka error
+    /// stops the stage at once.
+    /// - Parameters:
+    ///   - failure: what a failed attempt is logged as.
+    ///   - beforeRetry: what undoes a failed attempt before the next one.
+    /// - Returns: `nil` when the service shuts down with the work undone (it is redone after
+    ///   the restart).
+    private func retrying<Value>(
+        _ failure: String, beforeRetry: () async throws -> Void = {}, _ body: () async throws -> Value
+    ) async throws -> Value? {
         var attempt = 0
         while true {
             do {
-                return try await work()
+                return try await body()
             } catch let error as KafkaError where error.isFatal {
                 logger.critical("fatal Kafka error, stopping the stage: \(error)")
                 throw error
@@ -154,40 +184,9 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
                     return nil
                 }
                 let pause = backoff(attempt)
-                logger.error("batch failed (attempt \(attempt)), retrying in \(pause): \(error)")
+                logger.error("\(failure) (attempt \(attempt)), retrying in \(pause): \(error)")
                 try? await Task.sleep(for: pause)
-            }
-        }
-    }
-
-    /// Processes and delivers one batch (or, with no input, one tick of the timers) before
-    /// anything else, retrying until it succeeds, the producer fails fatally, or the service
-    /// is shutting down. A delivery that fails is undone (`undo`) before the batch is
-    /// processed again, so it is recomputed from the state before it.
-    /// - Returns: `false` when the service shut down first (nothing of the batch is committed).
-    func perform(_ batch: [ConsumedMessage], _ work: () async throws -> StageResult) async throws -> Bool {
-        var attempt = 0
-        while true {
-            let started = ContinuousClock.now
-            guard let result = try await processed(work) else { return false }
-            do {
-                let delivered = try await deliver(messagesToSend(result), for: batch)
-                try await finish(batch, delivered, started: started)
-                return true
-            } catch let error as KafkaError where error.isFatal {
-                logger.critical("fatal Kafka error, stopping the stage: \(error)")
-                throw error
-            } catch {
-                attempt += 1
-                metrics.retries.increment()
-                if Task.isShuttingDownGracefully || Task.isCancelled {
-                    logger.notice("shutting down with a failed batch uncommitted; it will be redone: \(error)")
-                    return false
-                }
-                let pause = backoff(attempt)
-                logger.error("batch not delivered (attempt \(attempt)); undoing its state, retrying in \(pause): \(error)")
-                try? await Task.sleep(for: pause)
-                try await undo(batch.isEmpty ? consumer.assignment() : batch.partitions)
+                try await beforeRetry()
             }
         }
     }
