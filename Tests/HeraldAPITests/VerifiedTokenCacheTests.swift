@@ -36,8 +36,12 @@ struct VerifiedTokenCacheTests {
         let authenticator = try await APIAuthenticator(secret: H.secret)
         let token = try await authenticator.issueToken(user: "_u1", container: H.container)
         _ = try await authenticator.authenticate(authorization: "Bearer \(token)")
-        let last = token.last == "A" ? "B" : "A"
-        let altered = String(token.dropLast()) + String(last)
+        // The signature's first character: all of its 6 bits are signature bits (the last
+        // character's low bits are padding, so changing it may leave the signature as it was).
+        let signatureStart = token.index(after: try #require(token.lastIndex(of: ".")))
+        let replacement: Character = token[signatureStart] == "A" ? "B" : "A"
+        var altered = token
+        altered.replaceSubrange(signatureStart...signatureStart, with: String(replacement))
         await #expect(throws: APIError.self) { try await authenticator.authenticate(authorization: "Bearer \(altered)") }
         #expect(authenticator.verified.count == 1)
     }

@@ -44,11 +44,7 @@ extension RecordChange {
         fields.reserveCapacity(count)
         for _ in 0..<count {
             let name = try reader.string()
-            guard FieldValue.isValidFieldName(name) else {
-                throw ModelError(
-                    .invalidValue, "invalid field name \"\(name)\" (a letter, then letters, digits or _; at most 255)"
-                ).prefixed(name).prefixed("fields")
-            }
+            guard FieldValue.isValidFieldName(name) else { throw ModelError.invalidFieldName(name).prefixed("fields") }
             do { fields[name] = try FieldValue(compact: &reader) } catch { throw error.prefixed(name).prefixed("fields") }
         }
         self.fields = fields
@@ -56,12 +52,12 @@ extension RecordChange {
         modifiedBy = try reader.nonEmptyIfPresent("modifiedBy")
         originDevice = try reader.nonEmptyIfPresent("originDevice")
         timestamp = try reader.int64()
-        guard timestamp >= 0 else { throw ModelError(.invalidValue, "must not be negative, got \(timestamp)", path: "timestamp") }
+        guard timestamp >= 0 else { throw ModelError.negative(timestamp, path: "timestamp") }
         participants = nil
         createdBy = try reader.nonEmptyIfPresent("createdBy")
         creationDate = try reader.optionalInt64()
         if let creationDate, creationDate < 0 {
-            throw ModelError(.invalidValue, "must not be negative, got \(creationDate)", path: "creationDate")
+            throw ModelError.negative(creationDate, path: "creationDate")
         }
     }
 }

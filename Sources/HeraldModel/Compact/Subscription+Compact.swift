@@ -22,20 +22,14 @@ extension Subscription {
         subscriptionType = try reader.wireEnum(SubscriptionType.self, "subscriptionType")
         container = try reader.nonEmpty("container")
         database = try reader.wireEnum(DatabaseScope.self, "database")
-        guard subscriptionType.isAllowed(in: database) else {
-            throw ModelError(
-                .invalidValue, "\(subscriptionType.rawValue) subscriptions are not allowed in the \(database.rawValue) database",
-                path: "subscriptionType")
-        }
+        try Self.checkType(subscriptionType, allowedIn: database)
         ownerRecordName = try reader.nonEmpty("ownerRecordName")
         query = nil
         zoneID = try reader.isPresent() ? try reader.zoneID("zoneID") : nil
         firesOn = []
         firesOnce = try reader.bool()
         do { notificationInfo = try NotificationInfo(compact: &reader) } catch { throw error.prefixed("notificationInfo") }
-        if subscriptionType == .zone, zoneID == nil {
-            throw ModelError(.missingValue, "a zone subscription needs a zoneID", path: "zoneID")
-        }
+        try checkZoneID()
     }
 }
 

@@ -67,9 +67,7 @@ extension JSONMembers {
                 do throws(ModelError) { fields[name] = try FieldValue(wire: document, at: value) } catch { throw error.prefixed(name) }
             }
             for name in fields.keys where !FieldValue.isValidFieldName(name) {
-                throw ModelError(
-                    .invalidValue, "invalid field name \"\(name)\" (a letter, then letters, digits or _; at most 255)"
-                ).prefixed(name)
+                throw ModelError.invalidFieldName(name)
             }
             return fields
         }

@@ -135,14 +135,14 @@ struct JSONMembers {
     /// A required integer that is zero or more (`decodeNonNegative`).
     func nonNegative(_ key: StaticString) throws(ModelError) -> Int64 {
         guard let value = try integerIfPresent(key) else { throw missing(key) }
-        guard value >= 0 else { throw ModelError(.invalidValue, "must not be negative, got \(value)", path: "\(key)") }
+        guard value >= 0 else { throw ModelError.negative(value, path: "\(key)") }
         return value
     }
 
     /// An optional integer that, when present, is zero or more (`decodeNonNegativeIfPresent`).
     func nonNegativeIfPresent(_ key: StaticString) throws(ModelError) -> Int64? {
         guard let value = try integerIfPresent(key) else { return nil }
-        guard value >= 0 else { throw ModelError(.invalidValue, "must not be negative, got \(value)", path: "\(key)") }
+        guard value >= 0 else { throw ModelError.negative(value, path: "\(key)") }
         return value
     }
 

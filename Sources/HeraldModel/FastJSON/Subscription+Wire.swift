@@ -12,11 +12,7 @@ extension Subscription: WireDecodable, WireEncodable {
         subscriptionType = try c.wireEnum(SubscriptionType.self, "subscriptionType")
         container = try c.nonEmpty("container")
         database = try c.wireEnum(DatabaseScope.self, "database")
-        guard subscriptionType.isAllowed(in: database) else {
-            throw ModelError(
-                .invalidValue, "\(subscriptionType.rawValue) subscriptions are not allowed in the \(database.rawValue) database",
-                path: "subscriptionType")
-        }
+        try Self.checkType(subscriptionType, allowedIn: database)
         ownerRecordName = try c.nonEmpty("ownerRecordName")
         if !slim, let node = c.present("query") {
             query = try c.within("query") { () throws(ModelError) in try SubscriptionQuery(wire: document, at: node) }
@@ -35,8 +31,8 @@ extension Subscription: WireDecodable, WireEncodable {
         }
         if !slim {
             try validateShape()
-        } else if subscriptionType == .zone, zoneID == nil {
-            throw ModelError(.missingValue, "a zone subscription needs a zoneID", path: "zoneID")
+        } else {
+            try checkZoneID()
         }
     }
 
@@ -52,9 +48,7 @@ extension Subscription: WireDecodable, WireEncodable {
             }
         case .zone, .database:
             if query != nil { throw ModelError(.invalidValue, "only query subscriptions have a query", path: "query") }
-            if subscriptionType == .zone, zoneID == nil {
-                throw ModelError(.missingValue, "a zone subscription needs a zoneID", path: "zoneID")
-            }
+            try checkZoneID()
         }
     }
 

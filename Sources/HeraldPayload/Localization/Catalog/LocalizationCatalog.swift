@@ -58,7 +58,9 @@ public struct LocalizationCatalog: Sendable {
     /// Every format string of every entry, parsed once (rendering is then parse-free).
     private let formats: ParsedFormats
     /// Fallback chains already computed, by requested locale (shared by copies).
-    private let chains = ChainCache()
+    /// Fallback chains by requested locale: few distinct locales, and computing a chain
+    /// costs more than rendering a short string.
+    private let chains = BoundedMemo<String, [String]>(capacity: 512)
     /// ICU's plural rules by locale, opened on first use.
     private let pluralRules = PluralRulesCache()
 
@@ -163,7 +165,7 @@ public struct LocalizationCatalog: Sendable {
     /// The normalised localization keys to search for `locale`, in order: compute once
     /// and pass to ``entry(forKey:table:chainKeys:)`` to look up several keys.
     func chainKeys(for locale: String) -> [String] {
-        if let cached = chains.chain(for: locale) { return cached }
+        if let cached = chains[locale] { return cached }
         let keys = computeChainKeys(for: locale)
         chains.store(keys, for: locale)
         return keys

@@ -1,13 +1,12 @@
 import HeraldModel
-import Synchronization
 
 /// The payload templates (``PayloadTemplate``) of the subscriptions a composer has composed
 /// for: made on a subscription's first notification, used for the next ones, made again
 /// when its notification info changes.
 ///
 /// A class so that copies of a ``NotificationComposer`` share it (the compose stage holds one
-/// composer in its `Delivery`); `Mutex` makes it `Sendable`. Bounded: beyond ``capacity``
-/// templates it starts over (subscriptions come from user data), like the catalog's chain memo.
+/// composer in its `Delivery`). Bounded: beyond ``capacity`` templates it starts over
+/// (subscriptions come from user data), a `BoundedMemo` like the catalog's fallback chains.
 public final class PayloadTemplates: Sendable {
     /// The default bound: a template takes about twice its payload's fixed bytes.
     public static let standardCapacity = 4096
@@ -21,19 +20,18 @@ public final class PayloadTemplates: Sendable {
         var hasBadge: Bool
     }
 
+    private let templates: BoundedMemo<Key, PayloadTemplate>
+
     /// The most templates kept.
-    public let capacity: Int
-    private let templates = Mutex<[Key: PayloadTemplate]>([:])
+    public var capacity: Int { templates.capacity }
 
     /// An empty cache of at most `capacity` templates (at least 1).
     public init(capacity: Int = PayloadTemplates.standardCapacity) {
-        self.capacity = max(1, capacity)
+        templates = BoundedMemo(capacity: capacity)
     }
 
     /// The number of templates held now.
-    public var count: Int {
-        templates.withLock { $0.count }
-    }
+    public var count: Int { templates.count }
 
     /// The template of `match`'s subscription for payloads of `kind`, made now when there is
     /// none or the subscription changed.
@@ -42,12 +40,9 @@ public final class PayloadTemplates: Sendable {
         let key = Key(
             subscriptionID: subscription.subscriptionID, container: subscription.container,
             owner: subscription.ownerRecordName, type: match.notificationType, hasBadge: hasBadge)
-        if let cached = templates.withLock({ $0[key] }), cached.serves(subscription) { return cached }
+        if let cached = templates[key], cached.serves(subscription) { return cached }
         let made = PayloadTemplate(subscription: subscription, kind: kind, hasBadge: hasBadge)
-        templates.withLock { templates in
-            if templates.count >= capacity, templates[key] == nil { templates.removeAll(keepingCapacity: true) }
-            templates[key] = made
-        }
+        templates.store(made, for: key)
         return made
     }
 }
