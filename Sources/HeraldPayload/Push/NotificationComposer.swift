@@ -76,20 +76,23 @@ public struct NotificationComposer: Sendable {
         let values = PayloadValues(info: info, change: change, includeDesiredKeys: kind == .query, limits: limits)
         var problems = values.problems
 
-        let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
-        let renderer = AlertRenderer(
-            catalog: catalog, locale: requestedLocale ?? catalog?.developmentLanguage ?? "und", table: table)
-        let rendered = renderer.render(info, values, problems: &problems)
+        let badgeCount = info.shouldBadge ? badge.map { max(0, $0) } : nil
+        let template = templates?.template(for: match, kind: kind, hasBadge: badgeCount != nil)
 
-        var badgeCount: Int?
-        if info.shouldBadge {
-            if let badge {
-                badgeCount = max(0, badge)
-            } else {
-                problems.append(PayloadError(
-                    .missingBadge, "the subscription badges but no badge count was given; no badge is sent",
-                    at: .init(property: "shouldBadge")))
-            }
+        let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
+        let renderLocale = requestedLocale ?? catalog?.developmentLanguage ?? "und"
+        let renderer = if let template, let catalog {
+            AlertRenderer(
+                catalog: catalog, locale: renderLocale, table: table,
+                entries: template.alertEntries(catalog: catalog, locale: renderLocale, table: table))
+        } else {
+            AlertRenderer(info, catalog: catalog, locale: renderLocale, table: table)
+        }
+        let rendered = renderer.render(info, values, problems: &problems)
+        if info.shouldBadge, badge == nil {
+            problems.append(PayloadError(
+                .missingBadge, "the subscription badges but no badge count was given; no badge is sent",
+                at: .init(property: "shouldBadge")))
         }
 
         var notification = Self.notification(
@@ -104,7 +107,7 @@ public struct NotificationComposer: Sendable {
         let encodings: (apns: [UInt8], sorted: [UInt8])
         let pruning: [PruningStep]
         let isVisible: Bool
-        if let template = templates?.template(for: match, kind: kind, hasBadge: badgeCount != nil),
+        if let template,
            let written = template.encodings(match, kind: kind, values: values, badge: badgeCount, maxBytes: maxBytes) {
             // The payload fits: the template's bytes are the direct path's.
             encodings = written

@@ -63,6 +63,13 @@ public struct LocalizationCatalog: Sendable {
     private let chains = BoundedMemo<String, [String]>(capacity: 512)
     /// ICU's plural rules by locale, opened on first use.
     private let pluralRules = PluralRulesCache()
+    /// One object per catalog built, shared by its copies: what a memo of lookups in this
+    /// catalog keeps to know it is the same catalog (a strong reference, so the address
+    /// cannot be reused by another catalog while the memo holds it).
+    let identity = Identity()
+
+    /// The identity of one catalog (see ``identity``).
+    final class Identity: Sendable {}
 
     /// The localizations present, as the bundle spells them, sorted (`""` is the root).
     public var localizations: [String] { localizationsByKey.values.map(\.name).sorted() }
