@@ -23,33 +23,24 @@ import HeraldModel
 /// from the catalog (plain texts, keys without an entry, no catalog) it is the locale
 /// the text was composed for: the requested one.
 struct AlertRenderer {
-    let catalog: LocalizationCatalog?
     let locale: String
     let table: String
-    /// The entries of the parts' keys in `catalog` for `locale` (`nil` without a catalog).
+    /// The entries of the parts' keys in the catalog for `locale` (`nil` without a catalog).
     let entries: AlertEntries?
 
-    /// A renderer with the entries already looked up (by a ``PayloadTemplate``, which keeps them).
-    init(catalog: LocalizationCatalog?, locale: String, table: String, entries: AlertEntries?) {
-        self.catalog = catalog
-        self.locale = locale
-        self.table = table
-        self.entries = entries
-    }
-
-    /// A renderer that looks up the entries of `info`'s keys now.
-    init(_ info: NotificationInfo, catalog: LocalizationCatalog?, locale: String, table: String) {
-        self.init(
-            catalog: catalog, locale: locale, table: table,
-            entries: catalog.map { AlertEntries(info, catalog: $0, locale: locale, table: table) })
-    }
-
     /// The rendered alert, or `nil` when the notification shows no text.
-    func render(_ info: NotificationInfo, _ values: PayloadValues, problems: inout [PayloadError]) -> RenderedAlert? {
-        let title = part(info.titleLocalizationKey, entries?.title, values.title.values, plain: info.title, &problems)
+    /// - Parameter catalog: the catalog the entries come from (passed, not kept: no copy of
+    ///   it per notification).
+    func render(
+        _ info: NotificationInfo, _ values: PayloadValues, catalog: LocalizationCatalog?, problems: inout [PayloadError]
+    ) -> RenderedAlert? {
+        let title = part(
+            info.titleLocalizationKey, entries?.title, values.title.values, plain: info.title, catalog, &problems)
         let subtitle = part(
-            info.subtitleLocalizationKey, entries?.subtitle, values.subtitle.values, plain: info.subtitle, &problems)
-        let body = part(info.alertLocalizationKey, entries?.body, values.alert.values, plain: info.alertBody, &problems)
+            info.subtitleLocalizationKey, entries?.subtitle, values.subtitle.values, plain: info.subtitle, catalog,
+            &problems)
+        let body = part(
+            info.alertLocalizationKey, entries?.body, values.alert.values, plain: info.alertBody, catalog, &problems)
         guard title.text != nil || subtitle.text != nil || body.text != nil else { return nil }
         let used = body.localization ?? title.localization ?? subtitle.localization ?? locale
         return RenderedAlert(locale: used, title: title.text, subtitle: subtitle.text, body: body.text)
@@ -58,7 +49,7 @@ struct AlertRenderer {
     /// One part's text, and the localization it came from when a catalog entry was used.
     private func part(
         _ key: String?, _ found: AlertEntries.Found?, _ arguments: [FormatArgument], plain: String?,
-        _ problems: inout [PayloadError]
+        _ catalog: LocalizationCatalog?, _ problems: inout [PayloadError]
     ) -> (text: String?, localization: String?) {
         guard let key else { return (plain, nil) }
         // Optional chaining rather than `if let catalog`: no copy of the catalog per part.

@@ -81,14 +81,13 @@ public struct NotificationComposer: Sendable {
 
         let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
         let renderLocale = requestedLocale ?? catalog?.developmentLanguage ?? "und"
-        let renderer = if let template, let catalog {
-            AlertRenderer(
-                catalog: catalog, locale: renderLocale, table: table,
-                entries: template.alertEntries(catalog: catalog, locale: renderLocale, table: table))
-        } else {
-            AlertRenderer(info, catalog: catalog, locale: renderLocale, table: table)
+        // The template keeps the entries of the subscription's keys (looked up once per locale).
+        let entries = catalog.map { catalog in
+            template?.alertEntries(catalog: catalog, locale: renderLocale, table: table)
+                ?? AlertEntries(info, catalog: catalog, locale: renderLocale, table: table)
         }
-        let rendered = renderer.render(info, values, problems: &problems)
+        let rendered = AlertRenderer(locale: renderLocale, table: table, entries: entries)
+            .render(info, values, catalog: catalog, problems: &problems)
         if info.shouldBadge, badge == nil {
             problems.append(PayloadError(
                 .missingBadge, "the subscription badges but no badge count was given; no badge is sent",

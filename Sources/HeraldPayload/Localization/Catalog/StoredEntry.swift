@@ -1,13 +1,16 @@
 /// An entry as a catalog keeps it: where it came from and, for a plain text without
 /// plural variables (most entries), its format already parsed.
-struct StoredEntry: Sendable {
-    var entry: LocalizedEntry
-    var source: LocalizedText.Source
+///
+/// A class (immutable): a lookup hands out one reference instead of copying the entry,
+/// its variables and its parsed format for every notification.
+final class StoredEntry: Sendable {
+    let entry: LocalizedEntry
+    let source: LocalizedText.Source
     /// The localization it came from as the bundle spells it (`iw`, `zh_CN`, `Base`,
     /// `""` for the root): of two spellings of one language, which one supplied it.
-    var localization: String
+    let localization: String
     /// The parsed body of a `.text` entry without variables; `nil` otherwise.
-    var plainFormat: FormatString?
+    let plainFormat: FormatString?
 
     init(entry: LocalizedEntry, source: LocalizedText.Source, localization: String) {
         self.entry = entry
@@ -15,6 +18,8 @@ struct StoredEntry: Sendable {
         self.localization = localization
         if entry.variables.isEmpty, case .text(let text) = entry.body {
             plainFormat = FormatString(text)
+        } else {
+            plainFormat = nil
         }
     }
 }
