@@ -99,7 +99,12 @@ public struct NotificationComposer: Sendable {
             createdAt: createdAt)
         // Before pruning: the notification keeps every desired key.
         if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
-            notification.recordFields = Dictionary(desiredKeys, uniquingKeysWith: { first, _ in first })
+            // Not `Dictionary(_:uniquingKeysWith:)`: the labelled pairs would be cast (copied) to
+            // unlabelled ones first. Backwards, so the first of a key listed twice wins.
+            var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(desiredKeys.count)
+            for member in desiredKeys.reversed() { fields[member.key] = member.value }
+            notification.recordFields = fields
         }
 
         let maxBytes = limits.maxBytes(voip: voip)

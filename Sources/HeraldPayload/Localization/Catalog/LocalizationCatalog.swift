@@ -294,11 +294,7 @@ extension LocalizationCatalog {
         _ stored: StoredEntry, locale: String, arguments: [FormatArgument]
     ) -> (text: String, problems: [PayloadError]) {
         if let format = stored.plainFormat {
-            var highest = 0
-            for case .specifier(let specifier) in format.segments {
-                highest = max(highest, specifier.argumentIndex() + 1)
-            }
-            let problems = format.problems.isEmpty && highest <= arguments.count
+            let problems = format.problems.isEmpty && stored.plainArgumentCount <= arguments.count
                 ? [] : stored.entry.formatProblems(argumentCount: arguments.count, formats: formats)
             // A `%#@name@` without a variable prints its argument, as the entry renderer does.
             return (format.render(arguments) { $0.argument?.text ?? "" }, problems)

@@ -11,15 +11,24 @@ final class StoredEntry: Sendable {
     let localization: String
     /// The parsed body of a `.text` entry without variables; `nil` otherwise.
     let plainFormat: FormatString?
+    /// The arguments `plainFormat` uses: the highest argument index of its specifiers plus one.
+    let plainArgumentCount: Int
 
     init(entry: LocalizedEntry, source: LocalizedText.Source, localization: String) {
         self.entry = entry
         self.source = source
         self.localization = localization
         if entry.variables.isEmpty, case .text(let text) = entry.body {
-            plainFormat = FormatString(text)
+            let format = FormatString(text)
+            var highest = 0
+            for case .specifier(let specifier) in format.segments {
+                highest = max(highest, specifier.argumentIndex() + 1)
+            }
+            plainFormat = format
+            plainArgumentCount = highest
         } else {
             plainFormat = nil
+            plainArgumentCount = 0
         }
     }
 }
