@@ -33,11 +33,20 @@ public struct PayloadBenchmark {
 
     /// Notifications per measurement; `nil`: calibrated to about 2 s per row.
     let count: Int?
+    /// The shapes measured, by name; `nil`: all.
+    let shapeNames: Set<String>?
     let composer = NotificationComposer()
 
-    /// - Parameter count: notifications per measurement; `nil`: calibrated to about 2 s per row.
-    public init(count: Int?) {
+    /// The names of the shapes, in the order they are measured.
+    public static let shapeNamesInOrder = ["small", "typical", "oversized"]
+
+    /// - Parameters:
+    ///   - count: notifications per measurement; `nil`: calibrated to about 2 s per row.
+    ///   - shapes: the shapes to measure (names from ``shapeNamesInOrder``); `nil`: all (one
+    ///     shape alone is what a profiler should see).
+    public init(count: Int?, shapes: Set<String>? = nil) {
         self.count = count
+        shapeNames = shapes
     }
 
     /// Distinct matches per shape, cycled through, so no row measures one cached value.
@@ -112,7 +121,7 @@ public struct PayloadBenchmark {
     /// Measures every shape.
     /// - Throws: `BenchmarkError` when a shape's payload exceeds its limit.
     public func run() throws -> [Row] {
-        try Self.shapes().map(measure)
+        try Self.shapes().filter { shapeNames?.contains($0.name) ?? true }.map(measure)
     }
 
     private func measure(_ shape: Shape) throws -> Row {

@@ -67,7 +67,7 @@ public struct WireCodec: Sendable {
     public func encode<T: Encodable>(_ value: T) throws(ModelError) -> Data {
         // Generic callers (the state stores' changelog entries) get the fast writer too.
         if let wire = value as? any WireEncodable {
-            var writer = JSONWriter()
+            var writer = JSONWriter(capacity: wire.wireSizeHint)
             try wire.write(to: &writer)
             return writer.data
         }
@@ -78,7 +78,7 @@ public struct WireCodec: Sendable {
     /// Codable path.
     /// - Throws: `ModelError` (`encodingFailed`) for values JSON cannot hold (non-finite doubles).
     public func encode<T: WireEncodable>(_ value: T) throws(ModelError) -> Data {
-        var writer = JSONWriter()
+        var writer = JSONWriter(capacity: value.wireSizeHint)
         try value.write(to: &writer)
         return writer.data
     }

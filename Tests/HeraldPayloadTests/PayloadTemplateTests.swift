@@ -109,4 +109,59 @@ struct PayloadTemplateTests {
         }
         #expect(templates.count >= 1)
     }
+
+    @Test("the catalog entries a template keeps are those of the catalog, locale and table asked for")
+    func entriesFollowCatalogAndLocale() throws {
+        func catalog(_ french: String) throws -> LocalizationCatalog {
+            try LocalizationCatalog(files: [
+                "en.lproj/Localizable.strings": Data(#""K0" = "%@ changed"; "T" = "Note";"#.utf8),
+                "fr.lproj/Localizable.strings": Data("\"K0\" = \"\(french)\";".utf8),
+                "en.lproj/Other.strings": Data(#""K0" = "other %@"; "T" = "Other title";"#.utf8),
+            ], developmentLanguage: "en")
+        }
+        let first = try catalog("%@ a changé")
+        let second = try catalog("« %@ » modifié")
+        let templates = PayloadTemplates()
+        let match = PayloadFixtures.match(NotificationInfo(
+            alertLocalizationKey: "K0", alertLocalizationArgs: ["title"], titleLocalizationKey: "T"))
+        func body(_ catalog: LocalizationCatalog, _ locale: String?, table: String = "Localizable") throws -> String? {
+            try NotificationComposer(table: table, templates: templates).compose(
+                match, sequence: 1, createdAt: 1, locale: locale, catalog: catalog).notification.rendered?.body
+        }
+        for _ in 0..<2 {
+            #expect(try body(first, "fr-CA") == "Groceries a changé")
+            #expect(try body(first, "fr-CA") == "Groceries a changé")
+            #expect(try body(second, "fr-CA") == "« Groceries » modifié")
+            #expect(try body(second, "en") == "Groceries changed")
+            #expect(try body(second, nil) == "Groceries changed")
+            #expect(try body(second, "en", table: "Other") == "other Groceries")
+            #expect(try body(first, "fr") == "Groceries a changé")
+        }
+        #expect(templates.count == 1)
+        for (catalog, locale) in [(first, "fr"), (second, "fr"), (second, "de"), (first, "en")] {
+            Self.expectSame(match, templates: templates, locale: locale, catalog: catalog, "\(locale)")
+        }
+    }
+
+    @Test("desired keys written from the template: escaped, sorted by bytes, some without a value")
+    func desiredKeys() {
+        let templates = PayloadTemplates()
+        let info = NotificationInfo(
+            alertBody: "Hi", desiredKeys: ["title", "é", "a\"b", "priority", "missing", "title", "Zed", "owner"])
+        var match = PayloadFixtures.match(info)
+        let all: [String: FieldValue] = [
+            "title": .string("T \"1\""), "é": .int64(3), "a\"b": .double(1.5), "priority": .int64(5),
+            "missing": .string("now here"), "Zed": .string("z"), "owner": .string("Alice"),
+        ]
+        for leftOut in [nil, "missing", "title", "é", "owner"] {
+            var fields = all
+            if let leftOut { fields[leftOut] = nil }
+            match.change = PayloadFixtures.change(fields: fields)
+            Self.expectSame(match, templates: templates, "without \(leftOut ?? "nothing")")
+            Self.expectSame(match, templates: templates, limits: PayloadLimits(maxBytes: 300), "without \(leftOut ?? "nothing"), 300 bytes")
+        }
+        match.change = PayloadFixtures.change(fields: [:])
+        Self.expectSame(match, templates: templates, "no desired key has a value")
+        #expect(templates.count == 1)
+    }
 }

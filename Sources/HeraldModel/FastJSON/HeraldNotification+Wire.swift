@@ -1,4 +1,8 @@
 extension HeraldNotification: WireEncodable {
+    /// The push payload's bytes and 1 KB for the rest (a typical notification's members
+    /// and rendered texts take 600–900 bytes).
+    public var wireSizeHint: Int { 1024 + (apns?.encodedPayload?.count ?? 0) }
+
     /// Writes the notification as the synthesized `encode(to:)` does (the `notifications`
     /// topic's documented JSON, docs/ARCHITECTURE.md §5.3), keys in byte order.
     public func write(to writer: inout JSONWriter) throws(ModelError) {

@@ -69,6 +69,21 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes a member name already written as JSON, quotes and colon included (`"name":`,
+    /// the bytes ``key(_:)-(String)`` writes into an empty writer): for names written in
+    /// every message, escaped once.
+    public mutating func key(encoded name: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: name)
+        needsComma = false
+    }
+
+    /// Starts another value after the bytes written so far, without a comma: for writing
+    /// several separate JSON values one after another into one buffer.
+    public mutating func beginFragment() {
+        needsComma = false
+    }
+
     /// Writes a member name that is not a constant.
     public mutating func key(_ name: String) {
         string(name)

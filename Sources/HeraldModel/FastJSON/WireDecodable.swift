@@ -14,4 +14,13 @@ public protocol WireEncodable: Encodable {
     /// Appends the value's JSON to `writer`.
     /// - Throws: `ModelError` (`encodingFailed`) for what JSON cannot hold.
     func write(to writer: inout JSONWriter) throws(ModelError)
+
+    /// About how many bytes the value's JSON takes: the buffer `WireCodec.encode` starts
+    /// with (a buffer that grows copies what was written). Default 512.
+    var wireSizeHint: Int { get }
+}
+
+extension WireEncodable {
+    /// 512 bytes.
+    public var wireSizeHint: Int { 512 }
 }

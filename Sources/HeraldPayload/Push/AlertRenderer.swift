@@ -23,24 +23,24 @@ import HeraldModel
 /// from the catalog (plain texts, keys without an entry, no catalog) it is the locale
 /// the text was composed for: the requested one.
 struct AlertRenderer {
-    let catalog: LocalizationCatalog?
     let locale: String
     let table: String
-    /// The catalog's search path for `locale`, computed once for the three parts.
-    private let chainKeys: [String]
-
-    init(catalog: LocalizationCatalog?, locale: String, table: String) {
-        self.catalog = catalog
-        self.locale = locale
-        self.table = table
-        chainKeys = catalog?.chainKeys(for: locale) ?? []
-    }
+    /// The entries of the parts' keys in the catalog for `locale` (`nil` without a catalog).
+    let entries: AlertEntries?
 
     /// The rendered alert, or `nil` when the notification shows no text.
-    func render(_ info: NotificationInfo, _ values: PayloadValues, problems: inout [PayloadError]) -> RenderedAlert? {
-        let title = part(info.titleLocalizationKey, values.title.values, plain: info.title, &problems)
-        let subtitle = part(info.subtitleLocalizationKey, values.subtitle.values, plain: info.subtitle, &problems)
-        let body = part(info.alertLocalizationKey, values.alert.values, plain: info.alertBody, &problems)
+    /// - Parameter catalog: the catalog the entries come from (passed, not kept: no copy of
+    ///   it per notification).
+    func render(
+        _ info: NotificationInfo, _ values: PayloadValues, catalog: LocalizationCatalog?, problems: inout [PayloadError]
+    ) -> RenderedAlert? {
+        let title = part(
+            info.titleLocalizationKey, entries?.title, values.title.values, plain: info.title, catalog, &problems)
+        let subtitle = part(
+            info.subtitleLocalizationKey, entries?.subtitle, values.subtitle.values, plain: info.subtitle, catalog,
+            &problems)
+        let body = part(
+            info.alertLocalizationKey, entries?.body, values.alert.values, plain: info.alertBody, catalog, &problems)
         guard title.text != nil || subtitle.text != nil || body.text != nil else { return nil }
         let used = body.localization ?? title.localization ?? subtitle.localization ?? locale
         return RenderedAlert(locale: used, title: title.text, subtitle: subtitle.text, body: body.text)
@@ -48,19 +48,20 @@ struct AlertRenderer {
 
     /// One part's text, and the localization it came from when a catalog entry was used.
     private func part(
-        _ key: String?, _ arguments: [FormatArgument], plain: String?, _ problems: inout [PayloadError]
+        _ key: String?, _ found: AlertEntries.Found?, _ arguments: [FormatArgument], plain: String?,
+        _ catalog: LocalizationCatalog?, _ problems: inout [PayloadError]
     ) -> (text: String?, localization: String?) {
         guard let key else { return (plain, nil) }
-        if let catalog {
-            if let found = catalog.storedEntry(forKey: key, table: table, chainKeys: chainKeys) {
-                let rendered = catalog.renderChecked(found.stored, locale: found.rulesLocale, arguments: arguments)
-                for problem in rendered.problems {
-                    var located = problem
-                    located.location.key = found.locale + "/" + key
-                    problems.append(located)
-                }
-                return (rendered.text, found.locale)
+        // Optional chaining rather than `if let catalog`: no copy of the catalog per part.
+        if let found, let rendered = catalog?.renderChecked(found.stored, locale: found.rulesLocale, arguments: arguments) {
+            for problem in rendered.problems {
+                var located = problem
+                located.location.key = found.locale + "/" + key
+                problems.append(located)
             }
+            return (rendered.text, found.locale)
+        }
+        if catalog != nil {
             problems.append(PayloadError(
                 .missingKey, "no entry in table '\(table)' for locale '\(locale)' or its fallbacks", at: .init(key: key)))
         }

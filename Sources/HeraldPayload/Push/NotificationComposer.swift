@@ -76,20 +76,22 @@ public struct NotificationComposer: Sendable {
         let values = PayloadValues(info: info, change: change, includeDesiredKeys: kind == .query, limits: limits)
         var problems = values.problems
 
-        let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
-        let renderer = AlertRenderer(
-            catalog: catalog, locale: requestedLocale ?? catalog?.developmentLanguage ?? "und", table: table)
-        let rendered = renderer.render(info, values, problems: &problems)
+        let badgeCount = info.shouldBadge ? badge.map { max(0, $0) } : nil
+        let template = templates?.template(for: match, kind: kind, hasBadge: badgeCount != nil)
 
-        var badgeCount: Int?
-        if info.shouldBadge {
-            if let badge {
-                badgeCount = max(0, badge)
-            } else {
-                problems.append(PayloadError(
-                    .missingBadge, "the subscription badges but no badge count was given; no badge is sent",
-                    at: .init(property: "shouldBadge")))
-            }
+        let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
+        let renderLocale = requestedLocale ?? catalog?.developmentLanguage ?? "und"
+        // The template keeps the entries of the subscription's keys (looked up once per locale).
+        let entries = catalog.map { catalog in
+            template?.alertEntries(catalog: catalog, locale: renderLocale, table: table)
+                ?? AlertEntries(info, catalog: catalog, locale: renderLocale, table: table)
+        }
+        let rendered = AlertRenderer(locale: renderLocale, table: table, entries: entries)
+            .render(info, values, catalog: catalog, problems: &problems)
+        if info.shouldBadge, badge == nil {
+            problems.append(PayloadError(
+                .missingBadge, "the subscription badges but no badge count was given; no badge is sent",
+                at: .init(property: "shouldBadge")))
         }
 
         var notification = Self.notification(
@@ -97,14 +99,19 @@ public struct NotificationComposer: Sendable {
             createdAt: createdAt)
         // Before pruning: the notification keeps every desired key.
         if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
-            notification.recordFields = Dictionary(desiredKeys, uniquingKeysWith: { first, _ in first })
+            // Not `Dictionary(_:uniquingKeysWith:)`: the labelled pairs would be cast (copied) to
+            // unlabelled ones first. Backwards, so the first of a key listed twice wins.
+            var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(desiredKeys.count)
+            for member in desiredKeys.reversed() { fields[member.key] = member.value }
+            notification.recordFields = fields
         }
 
         let maxBytes = limits.maxBytes(voip: voip)
         let encodings: (apns: [UInt8], sorted: [UInt8])
         let pruning: [PruningStep]
         let isVisible: Bool
-        if let template = templates?.template(for: match, kind: kind, hasBadge: badgeCount != nil),
+        if let template,
            let written = template.encodings(match, kind: kind, values: values, badge: badgeCount, maxBytes: maxBytes) {
             // The payload fits: the template's bytes are the direct path's.
             encodings = written

@@ -63,6 +63,13 @@ public struct LocalizationCatalog: Sendable {
     private let chains = BoundedMemo<String, [String]>(capacity: 512)
     /// ICU's plural rules by locale, opened on first use.
     private let pluralRules = PluralRulesCache()
+    /// One object per catalog built, shared by its copies: what a memo of lookups in this
+    /// catalog keeps to know it is the same catalog (a strong reference, so the address
+    /// cannot be reused by another catalog while the memo holds it).
+    let identity = Identity()
+
+    /// The identity of one catalog (see ``identity``).
+    final class Identity: Sendable {}
 
     /// The localizations present, as the bundle spells them, sorted (`""` is the root).
     public var localizations: [String] { localizationsByKey.values.map(\.name).sorted() }
@@ -287,11 +294,7 @@ extension LocalizationCatalog {
         _ stored: StoredEntry, locale: String, arguments: [FormatArgument]
     ) -> (text: String, problems: [PayloadError]) {
         if let format = stored.plainFormat {
-            var highest = 0
-            for case .specifier(let specifier) in format.segments {
-                highest = max(highest, specifier.argumentIndex() + 1)
-            }
-            let problems = format.problems.isEmpty && highest <= arguments.count
+            let problems = format.problems.isEmpty && stored.plainArgumentCount <= arguments.count
                 ? [] : stored.entry.formatProblems(argumentCount: arguments.count, formats: formats)
             // A `%#@name@` without a variable prints its argument, as the entry renderer does.
             return (format.render(arguments) { $0.argument?.text ?? "" }, problems)

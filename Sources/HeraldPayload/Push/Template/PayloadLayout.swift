@@ -9,14 +9,6 @@ struct PayloadLayout: Sendable {
         case last, first
     }
 
-    /// The values a notification puts in the holes.
-    struct HoleValues {
-        var match: Match
-        var zone: ZoneID
-        var values: PayloadValues
-        var badge: Int?
-    }
-
     /// The fixed bytes, every piece in order.
     private let fixed: [UInt8]
     /// After `fixed[previous end..<end]` comes the hole's value; the rest of `fixed` ends the payload.
@@ -24,7 +16,7 @@ struct PayloadLayout: Sendable {
     private let placement: DesiredKeysPlacement
     /// Whether desired keys are written in sorted key order (the sorted layout) or in the
     /// subscription's order (the APNs layout).
-    private let sortsMembers: Bool
+    private var sortsMembers: Bool { placement == .first }
 
     /// The number of fixed bytes: every payload written from the layout is longer.
     var fixedBytes: Int { fixed.count }
@@ -73,61 +65,53 @@ struct PayloadLayout: Sendable {
         self.fixed = fixed
         self.pieces = pieces
         self.placement = placement
-        sortsMembers = placement == .first
     }
 
+    /// The size of the payload written from `holes`: the fixed bytes and the holes' values
+    /// (`af` with its key and one comma).
+    func size(with holes: HoleBytes) -> Int {
+        var size = fixed.count
+        for piece in pieces {
+            let range = holes.range(of: piece.hole, sorted: sortsMembers)
+            guard !range.isEmpty else { continue }
+            size += range.count + (piece.hole == .desiredKeys ? Self.desiredKeysFraming.count : 0)
+        }
+        return size
+    }
+
+    /// `,"af":` (last) or `"af":` and `,` (first): six bytes either way.
+    private static let desiredKeysFraming = Array(#","af":"#.utf8)
+
     /// The payload of one notification: the fixed bytes with the holes' values between them.
-    func write(_ values: HoleValues, capacity: Int, scratch: inout JSONWriter) -> [UInt8] {
+    func write(_ holes: HoleBytes, capacity: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(capacity)
         fixed.withUnsafeBufferPointer { fixed in
-            var previous = 0
-            for piece in pieces {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous..<piece.end]))
-                previous = piece.end
-                scratch.removeAll()
-                guard writeValue(of: piece.hole, values, into: &scratch) else { continue }
-                if piece.hole == .desiredKeys, placement == .last { out.append(UInt8(ascii: ",")) }
-                if piece.hole == .desiredKeys { out += #""af":"#.utf8 }
-                out += scratch.bytes
-                if piece.hole == .desiredKeys, placement == .first { out.append(UInt8(ascii: ",")) }
+            holes.bytes.withUnsafeBufferPointer { values in
+                var previous = 0
+                for piece in pieces {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous..<piece.end]))
+                    previous = piece.end
+                    let range = holes.range(of: piece.hole, sorted: sortsMembers)
+                    guard !range.isEmpty else { continue }
+                    guard piece.hole == .desiredKeys else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: values[range]))
+                        continue
+                    }
+                    switch placement {
+                    case .last:
+                        out += Self.desiredKeysFraming
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: values[range]))
+                    case .first:
+                        out += Self.desiredKeysFraming.dropFirst()
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: values[range]))
+                        out.append(UInt8(ascii: ","))
+                    }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous...]))
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous...]))
         }
         return out
-    }
-
-    /// Writes a hole's value as ``PushPayload`` writes its slot; `false` when it has none
-    /// (`af` without a desired key that has a value).
-    private func writeValue(of hole: PayloadTemplate.Hole, _ holes: HoleValues, into writer: inout JSONWriter) -> Bool {
-        switch hole {
-        case .titleLocArgs: writer.strings(holes.values.title.texts)
-        case .subtitleLocArgs: writer.strings(holes.values.subtitle.texts)
-        case .locArgs: writer.strings(holes.values.alert.texts)
-        case .badge: writer.integer(Int64(holes.badge ?? 0))
-        case .nid: writer.string(holes.match.notificationID)
-        case .zid: writer.string(holes.zone.zoneName)
-        case .zoid: writer.string(holes.zone.ownerRecordName)
-        case .rid: writer.string(holes.match.change.recordName)
-        case .fo:
-            writer.integer(Int64(holes.match.queryNotificationReason.map(NotificationComposer.pushCode(of:)) ?? 0))
-        case .desiredKeys:
-            guard let members = holes.values.desiredKeys, !members.isEmpty else { return false }
-            writer.beginObject()
-            if sortsMembers {
-                for index in members.indices.sorted(by: { JSONWriter.precedes(members[$0].key, members[$1].key) }) {
-                    writer.key(members[index].key)
-                    writer.valueOrNull(members[index].value)
-                }
-            } else {
-                for member in members {
-                    writer.key(member.key)
-                    writer.valueOrNull(member.value)
-                }
-            }
-            writer.endObject()
-        }
-        return true
     }
 
     /// Where `pattern` starts in `bytes`, every time (once per template; a plain loop over

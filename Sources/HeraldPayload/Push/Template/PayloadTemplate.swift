@@ -1,4 +1,5 @@
 import HeraldModel
+import Synchronization
 
 /// The push payload of one subscription with everything that does not depend on the record
 /// already written (issue 13): the keys, the texts and flags of its notification info, its
@@ -51,9 +52,18 @@ final class PayloadTemplate: Sendable {
     /// The payload as sent to APNs and in sorted order, or `nil` when the subscription's
     /// texts hold a marker (then every payload is written directly).
     let layouts: (apns: PayloadLayout, sorted: PayloadLayout)?
+    /// The holes of the layouts, in the order their values are written.
+    let holes: [Hole]
+    /// How `af` is written, when the layouts have it.
+    let desiredKeys: DesiredKeyOrder?
     /// Whether APNs shows the push (an alert, a badge or a sound): fixed by the subscription
     /// and whether a badge is sent.
     let isVisible: Bool
+
+    /// The catalog entries of the subscription's localization keys last looked up, with the
+    /// catalog, locale and table they were looked up for: most notifications of a subscription
+    /// go to recipients of one locale.
+    private let lastEntries = Mutex<(catalog: LocalizationCatalog.Identity, locale: String, table: String, entries: AlertEntries)?>(nil)
 
     /// Writes the fixed parts of `subscription`'s payloads of one kind, with or without a badge.
     init(subscription: Subscription, kind: PushPayload.Kind, hasBadge: Bool) {
@@ -71,6 +81,8 @@ final class PayloadTemplate: Sendable {
             if !info.desiredKeys.isEmpty { holes.append(.desiredKeys) }
         }
         for hole in holes { payload.set(hole.slot, text: hole.marker) }
+        self.holes = holes
+        desiredKeys = holes.contains(.desiredKeys) ? DesiredKeyOrder(info.desiredKeys) : nil
         isVisible = payload.isVisible
         let encodings = payload.encodings(maxBytes: .max)
         if let apns = PayloadLayout(splitting: encodings.apns, at: holes),
@@ -87,6 +99,20 @@ final class PayloadTemplate: Sendable {
         subscription.database == database && subscription.notificationInfo == info
     }
 
+    /// The entries of the subscription's localization keys in `catalog` for `locale`: the
+    /// ones looked up last when the catalog, locale and table are the same, else looked up now.
+    func alertEntries(catalog: LocalizationCatalog, locale: String, table: String) -> AlertEntries {
+        let identity = catalog.identity
+        if let last = lastEntries.withLock({ last in
+            last.flatMap { $0.catalog === identity && $0.locale == locale && $0.table == table ? $0.entries : nil }
+        }) {
+            return last
+        }
+        let entries = AlertEntries(info, catalog: catalog, locale: locale, table: table)
+        lastEntries.withLock { $0 = (identity, locale, table, entries) }
+        return entries
+    }
+
     /// The payload of one notification in both orders, or `nil` when it would exceed
     /// `maxBytes` (it must then be pruned, on the direct path) or the subscription has no
     /// layouts.
@@ -94,12 +120,13 @@ final class PayloadTemplate: Sendable {
         _ match: Match, kind: PushPayload.Kind, values: PayloadValues, badge: Int?, maxBytes: Int
     ) -> (apns: [UInt8], sorted: [UInt8])? {
         guard let layouts, layouts.apns.fixedBytes < maxBytes else { return nil }
-        let holes = PayloadLayout.HoleValues(
-            match: match, zone: NotificationComposer.zone(of: match, kind: kind), values: values, badge: badge)
-        var scratch = JSONWriter(capacity: 128)
-        let apns = layouts.apns.write(holes, capacity: min(maxBytes, layouts.apns.fixedBytes + 256), scratch: &scratch)
-        guard apns.count <= maxBytes else { return nil }
-        let sorted = layouts.sorted.write(holes, capacity: apns.count, scratch: &scratch)
+        let values = HoleBytes(
+            holes, desiredKeys: desiredKeys, match: match, zone: NotificationComposer.zone(of: match, kind: kind),
+            values: values, badge: badge)
+        let size = layouts.apns.size(with: values)
+        guard size <= maxBytes else { return nil }
+        let apns = layouts.apns.write(values, capacity: size)
+        let sorted = layouts.sorted.write(values, capacity: size)
         return (apns, sorted)
     }
 }

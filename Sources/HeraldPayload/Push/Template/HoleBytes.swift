@@ -1,0 +1,55 @@
+import HeraldModel
+
+/// The values of one notification's holes (``PayloadTemplate/Hole``), each written as JSON
+/// once into one buffer and copied from there into both layouts (the APNs order and the
+/// sorted one); only `af` is written twice, once per order.
+struct HoleBytes {
+    /// Every hole's bytes, one after another.
+    private var writer: JSONWriter
+    /// Where each hole's bytes are, by ``PayloadTemplate/Hole/rawValue``; `af` in sorted
+    /// order at ``sortedDesiredKeys``. Empty for a hole without a value.
+    private var ranges = InlineArray<11, Range<Int>>(repeating: 0..<0)
+    /// The index of the sorted `af` in `ranges`.
+    private static let sortedDesiredKeys = 10
+
+    /// Writes the values of `holes` for one notification.
+    init(
+        _ holes: [PayloadTemplate.Hole], desiredKeys: DesiredKeyOrder?, match: Match, zone: ZoneID,
+        values: PayloadValues, badge: Int?
+    ) {
+        writer = JSONWriter(capacity: 256)
+        for hole in holes {
+            writer.beginFragment()
+            let start = writer.bytes.count
+            switch hole {
+            case .titleLocArgs: writer.strings(values.title.texts)
+            case .subtitleLocArgs: writer.strings(values.subtitle.texts)
+            case .locArgs: writer.strings(values.alert.texts)
+            case .badge: writer.integer(Int64(badge ?? 0))
+            case .nid: writer.string(match.notificationID)
+            case .zid: writer.string(zone.zoneName)
+            case .zoid: writer.string(zone.ownerRecordName)
+            case .rid: writer.string(match.change.recordName)
+            case .fo: writer.integer(Int64(match.queryNotificationReason.map(NotificationComposer.pushCode(of:)) ?? 0))
+            case .desiredKeys:
+                guard let desiredKeys, desiredKeys.write(values.desiredKeys, sorted: false, into: &writer) else { continue }
+                ranges[hole.rawValue] = start..<writer.bytes.count
+                writer.beginFragment()
+                let sortedStart = writer.bytes.count
+                _ = desiredKeys.write(values.desiredKeys, sorted: true, into: &writer)
+                ranges[Self.sortedDesiredKeys] = sortedStart..<writer.bytes.count
+                continue
+            }
+            ranges[hole.rawValue] = start..<writer.bytes.count
+        }
+    }
+
+    /// Where the bytes of `hole` are in ``bytes`` (`af` in sorted order when `sorted`);
+    /// empty when it has no value.
+    func range(of hole: PayloadTemplate.Hole, sorted: Bool) -> Range<Int> {
+        hole == .desiredKeys && sorted ? ranges[Self.sortedDesiredKeys] : ranges[hole.rawValue]
+    }
+
+    /// The holes' bytes.
+    var bytes: [UInt8] { writer.bytes }
+}
