@@ -90,7 +90,7 @@ public enum APNsRules {
         if body.count > limit {
             return PushError(status: 413, reason: "PayloadTooLarge", detail: "payload is \(body.count) bytes, at most \(limit)")
         }
-        guard let payload = given ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(body))),
+        guard let payload = given ?? (try? JSONValue(parsing: Data(body))),
             let aps = payload["aps"]?.objectValue
         else {
             return PushError(status: 400, reason: "BadPayload", detail: "payload is not a JSON object with an aps dictionary")

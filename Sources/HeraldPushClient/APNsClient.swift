@@ -1,15 +1,16 @@
-import AsyncHTTPClient
 import Foundation
 import HeraldModel
 import HeraldPush
 import Logging
 import NIOCore
+import NIOHPACK
 import NIOHTTP1
+import NIOPosix
 
 /// Sends pushes to the APNs provider API over HTTP/2 with token authentication.
 ///
-/// Each push is one POST on a pool of HTTP/2 connections (`ProviderConnections`), to the
-/// production or development URL by the device's environment. The request is checked
+/// Each push is one POST on a pool of HTTP/2 connections (`HTTP2ProviderClient`, one pool
+/// per provider URL), to the production or development URL by the device's environment. The request is checked
 /// against Apple's rules first (`APNsRequest`); a push that breaks them is answered
 /// locally with Apple's status and reason, without a round trip.
 public final class APNsClient: PushTransport {
@@ -33,23 +34,30 @@ public final class APNsClient: PushTransport {
     }
 
     private let configuration: Configuration
-    private let connections: ProviderConnections
+    private let production: HTTP2ProviderClient
+    private let development: HTTP2ProviderClient
     private let providerToken: APNsProviderToken
     private let logger: Logger
 
     /// Creates a client; connects on first use.
     /// - Parameter now: seconds since 1970 for the provider token's `iat` (tests age it).
-    /// - Throws: `PushClientError` for a bad CA file.
+    /// - Throws: `PushClientError` for a bad CA file or provider URL.
     public init(
         credentials: APNsCredentials, configuration: Configuration = .init(),
-        eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup, logger: Logger,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, logger: Logger,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws(PushClientError) {
         self.configuration = configuration
         self.logger = logger
-        connections = try ProviderConnections(
-            count: configuration.connections, caFile: configuration.caFile, connectTimeout: configuration.timeout,
-            eventLoopGroup: eventLoopGroup)
+        production = try HTTP2ProviderClient(
+            baseURL: configuration.productionURL, caFile: configuration.caFile, connections: configuration.connections,
+            connectTimeout: configuration.timeout, eventLoopGroup: eventLoopGroup, setting: "APNs production URL")
+        development =
+            configuration.developmentURL == configuration.productionURL
+            ? production
+            : try HTTP2ProviderClient(
+                baseURL: configuration.developmentURL, caFile: configuration.caFile, connections: configuration.connections,
+                connectTimeout: configuration.timeout, eventLoopGroup: eventLoopGroup, setting: "APNs development URL")
         providerToken = APNsProviderToken(credentials: credentials, rule: configuration.tokenRule, now: now)
     }
 
@@ -79,14 +87,16 @@ public final class APNsClient: PushTransport {
             logger.error("cannot sign the APNs provider token", metadata: ["error": "\(error)"])
             return .rejected(status: 403, reason: "InvalidProviderToken", timestamp: nil, retryAfterSeconds: nil)
         }
-        let base = built.host == APNsRequest.productionHost ? configuration.productionURL : configuration.developmentURL
-        var http = HTTPClientRequest(url: base + built.path)
-        http.method = .POST
-        http.headers.add(name: "authorization", value: "bearer " + bearer)
-        for (name, value) in built.headers.sorted(by: { $0.key < $1.key }) { http.headers.add(name: name, value: value) }
-        http.headers.add(name: "content-type", value: "application/json")
-        http.body = .bytes(built.body)
-        let response = await ProviderExchange.perform(http, on: connections.client, timeout: configuration.timeout)
+        let client = built.host == APNsRequest.productionHost ? production : development
+        var headers = client.postHeaders(path: built.path)
+        headers.add(name: "authorization", value: "bearer " + bearer)
+        for (name, value) in built.headers {
+            // The notification ID differs per push: kept out of the HPACK table.
+            headers.add(name: name, value: value, indexing: name == "apns-id" ? .nonIndexable : .indexable)
+        }
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-length", value: String(built.body.count))
+        let response = await client.send(headers, body: ByteBuffer(bytes: built.body), timeout: configuration.timeout)
         return await interpret(response, bearer: bearer)
     }
 
@@ -112,6 +122,7 @@ public final class APNsClient: PushTransport {
 
     /// Closes the connections; call once when done.
     public func shutdown() async {
-        await connections.shutdown()
+        await production.shutdown()
+        if development !== production { await development.shutdown() }
     }
 }

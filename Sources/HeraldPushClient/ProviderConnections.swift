@@ -3,7 +3,8 @@ import NIOCore
 import NIOSSL
 import Synchronization
 
-/// A pool of HTTP/2 connections to one provider: `count` HTTP clients, each of which keeps
+/// A pool of async-http-client HTTP/2 connections to one provider (FCM's transport;
+/// APNs uses `HTTP2ProviderClient`): `count` HTTP clients, each of which keeps
 /// its own connection per host and multiplexes many concurrent streams over it (up to the
 /// server's `SETTINGS_MAX_CONCURRENT_STREAMS`). Requests go round-robin over them.
 ///
@@ -21,19 +22,7 @@ final class ProviderConnections: Sendable {
     ///   - connectTimeout: how long establishing one connection may take.
     /// - Throws: `PushClientError` naming `caFile` when it is unreadable or holds no certificate.
     init(count: Int, caFile: String?, connectTimeout: Duration, eventLoopGroup: any EventLoopGroup) throws(PushClientError) {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let caFile {
-            let certificates: [NIOSSLCertificate]
-            do {
-                certificates = try NIOSSLCertificate.fromPEMFile(caFile)
-            } catch {
-                throw PushClientError(.invalidConfiguration, "not a readable PEM certificate file: \(error)", source: caFile)
-            }
-            guard !certificates.isEmpty else {
-                throw PushClientError(.invalidConfiguration, "holds no PEM certificate", source: caFile)
-            }
-            tls.additionalTrustRoots = [.certificates(certificates)]
-        }
+        let tls = try ProviderTLS.configuration(caFile: caFile)
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.httpVersion = .automatic
         configuration.timeout = .init(connect: .nanoseconds(connectTimeout.wholeNanoseconds))

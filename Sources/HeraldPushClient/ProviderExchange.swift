@@ -4,12 +4,12 @@ import NIOCore
 import NIOHTTP1
 
 /// One request/response with a provider, reduced to what the clients interpret.
-enum ProviderExchange {
+public enum ProviderExchange {
     /// The largest response body read; providers answer with small JSON.
     static let maxBodyBytes = 64 * 1024
 
     /// What came back.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// An HTTP answer: status, headers and body.
         case answered(status: Int, headers: HTTPHeaders, body: [UInt8])
         /// No answer: connect, TLS, reset or timeout; the error in words.

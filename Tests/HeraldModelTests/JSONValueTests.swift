@@ -15,6 +15,17 @@ struct JSONValueTests {
         _ = try Fixtures.roundTrip(value)
     }
 
+    @Test("the fast parser reads what JSONDecoder reads", arguments: samples)
+    func fastParsing(_ value: JSONValue) throws {
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONValue(parsing: data) == JSONDecoder().decode(JSONValue.self, from: data))
+    }
+
+    @Test("the fast parser refuses what is not JSON", arguments: ["", "{", "{\"aps\":}", "[1,,2]", "nul"])
+    func fastParsingRefuses(_ text: String) {
+        #expect(throws: ModelError.self) { try JSONValue(parsing: Data(text.utf8)) }
+    }
+
     static let numbers: [(json: String, expected: JSONValue)] = [
         ("5", .integer(5)), ("-5", .integer(-5)), ("5.0", .integer(5)), ("1e2", .integer(100)),
         ("5.5", .double(5.5)), ("9223372036854775807", .integer(.max)),

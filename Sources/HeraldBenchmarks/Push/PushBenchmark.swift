@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import HeraldModel
 import HeraldPush
@@ -8,8 +7,8 @@ import NIOCore
 
 /// `herald bench push`: pushes per second and send→acknowledgement latency through
 /// `APNsClient` against the local stand-in on loopback (HTTP/2 over TLS, provider-token
-/// auth checked on every request), next to the same requests posted by a plain
-/// async-http-client loop (the baseline: what the stand-in and the HTTP stack cost alone).
+/// auth checked on every request), next to the same requests posted ready-made over the same
+/// HTTP/2 transport (the baseline: what the stand-in and the HTTP stack cost alone).
 ///
 /// Three loads: the baseline and the client each closed-loop with `concurrency` pushes in
 /// flight (pushes/s), then the client paced at half its own rate (p50/p99 at that rate).
@@ -59,25 +58,25 @@ public struct PushBenchmark: Sendable {
         do {
             try standIn.writeCAFile(to: caFile)
             client = try APNsClient(credentials: try accounts.apnsCredentials(), configuration: configuration, logger: logger)
-            baseline = try PushBaseline(caFile: caFile, connections: connections)
+            baseline = try PushBaseline(baseURL: standIn.baseURL, caFile: caFile, connections: connections)
         } catch {
             await standIn.stop()
             throw BenchmarkError("cannot set up the clients: \(error)")
         }
-        let result = await measure(client: client, baseline: baseline, baseURL: standIn.baseURL)
+        let result = await measure(client: client, baseline: baseline)
         await client.shutdown()
         await baseline.shutdown()
         await standIn.stop()
         return try result.get()
     }
 
-    private func measure(client: APNsClient, baseline: PushBaseline, baseURL: String) async -> Result<PushReport, BenchmarkError> {
+    private func measure(client: APNsClient, baseline: PushBaseline) async -> Result<PushReport, BenchmarkError> {
         let requests = (0..<pushes).map { _ in Self.request(id: UUID().uuidString.lowercased()) }
         let bearer: String
-        let prepared: [HTTPClientRequest]
+        let prepared: [PushBaseline.Prepared]
         do {
             bearer = try await client.currentProviderToken()
-            prepared = try requests.map { try PushBaseline.request(APNsRequest($0), baseURL: baseURL, bearer: bearer) }
+            prepared = try requests.map { baseline.prepare(try APNsRequest($0), bearer: bearer) }
         } catch {
             return .failure(BenchmarkError("cannot prepare the requests: \(error)"))
         }

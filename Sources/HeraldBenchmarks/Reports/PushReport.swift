@@ -1,7 +1,8 @@
 import Foundation
 
 /// What `herald bench push` measured: pushes per second through `APNsClient` and through
-/// the plain-HTTP baseline against the stand-in, and latency at half the client's rate.
+/// the baseline (ready-made requests over the same HTTP/2 client) against the stand-in,
+/// and latency at half the client's rate.
 /// Targets (issue 15): ≥ 20 000 pushes/s, p99 ≤ 50 ms at half that rate.
 public struct PushReport: BenchmarkReport {
     public var pushes: Int
@@ -84,7 +85,7 @@ public struct PushReport: BenchmarkReport {
 
             | load                                        | pushes/s  | p50       | p99       |
             |---------------------------------------------|----------:|----------:|----------:|
-            | plain async-http-client loop (baseline)     | \(String(format: "%9.0f", baselinePerSecond)) |         — | \(ms(baselineP99Milliseconds)) |
+            | ready-made requests, same HTTP/2 (baseline) | \(String(format: "%9.0f", baselinePerSecond)) |         — | \(ms(baselineP99Milliseconds)) |
             | APNsClient, closed loop                     | \(String(format: "%9.0f", pushesPerSecond)) | \(ms(loadedP50Milliseconds)) | \(ms(loadedP99Milliseconds)) |
             | APNsClient, paced at half its rate          | \(String(format: "%9.0f", pacedPerSecond)) | \(ms(p50Milliseconds)) | \(ms(p99Milliseconds)) |
             client / baseline: \(String(format: "%.2f×", ratio)); failures: \(failures)

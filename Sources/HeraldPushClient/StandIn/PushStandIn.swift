@@ -1,13 +1,9 @@
 import Foundation
-import Hummingbird
-import HummingbirdCore
-import HummingbirdHTTP2
 import JWTKit
 import Logging
-import NIOCore
-import ServiceLifecycle
 
-/// A local APNs + FCM stand-in: HTTP/2 over TLS with a self-signed CA made at start-up.
+/// A local APNs + FCM stand-in: HTTP/2 over TLS (ALPN `h2`; `StandInServer`) with a
+/// self-signed CA made at start-up.
 ///
 /// It checks every APNs request against Apple's rules (`APNsRules`) and verifies its ES256
 /// provider token against the test key; it serves an OAuth2 token endpoint (`/token`) that
@@ -40,19 +36,14 @@ public final class PushStandIn: Sendable {
     /// The accounts whose keys it accepts.
     public let accounts: StandInAccounts
     private let state: StandInState
-    private let group: ServiceGroup
-    private let server: Task<Void, Never>
+    private let server: StandInServer
 
-    private init(
-        caPEM: String, port: Int, baseURL: String, accounts: StandInAccounts, state: StandInState, group: ServiceGroup,
-        server: Task<Void, Never>
-    ) {
+    private init(caPEM: String, port: Int, baseURL: String, accounts: StandInAccounts, state: StandInState, server: StandInServer) {
         self.caPEM = caPEM
         self.port = port
         self.baseURL = baseURL
         self.accounts = accounts
         self.state = state
-        self.group = group
         self.server = server
     }
 
@@ -75,43 +66,17 @@ public final class PushStandIn: Sendable {
         }
         let state = StandInState(recordLimit: configuration.recordLimit, recordBodies: configuration.recordBodies)
         let responder = StandInResponder(state: state, accounts: accounts, apnsKeys: apnsKeys, fcmKeys: fcmKeys, now: now)
-        let (ports, continuation) = AsyncStream.makeStream(of: Result<Int, PushClientError>.self)
-        let server: HTTPServerBuilder
-        do {
-            server = try .http2Upgrade(tlsConfiguration: certificates.serverConfiguration)
-        } catch {
-            throw PushClientError(.standInFailed, "TLS configuration refused: \(error)", source: "stand-in TLS")
-        }
-        let application = Application(
-            responder: responder, server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "herald-push-standin"),
-            onServerRunning: { channel in
-                continuation.yield(.success(channel.localAddress?.port ?? 0))
-                continuation.finish()
-            },
-            logger: logger)
         let address = "\(configuration.host):\(configuration.port)"
-        // In a service group so that `stop()` shuts the server down gracefully (cancelling
-        // `run()` would log every open connection as an error).
-        let group = ServiceGroup(services: [application], gracefulShutdownSignals: [], logger: logger)
-        let task = Task {
-            do {
-                try await group.run()
-            } catch {
-                continuation.yield(.failure(PushClientError(.standInFailed, "cannot serve: \(error)", source: address)))
-            }
-            continuation.finish()
-        }
-        var iterator = ports.makeAsyncIterator()
-        let first = await iterator.next()
-        guard case .success(let port) = first else {
-            task.cancel()
-            if case .failure(let error) = first { throw error }
-            throw PushClientError(.standInFailed, "stopped before listening", source: address)
+        let server: StandInServer
+        do {
+            server = try await StandInServer.start(
+                host: configuration.host, port: configuration.port, tls: certificates.serverConfiguration, responder: responder)
+        } catch {
+            throw PushClientError(.standInFailed, "cannot serve: \(error)", source: address)
         }
         return PushStandIn(
-            caPEM: certificates.caPEM, port: port, baseURL: "https://\(configuration.host):\(port)", accounts: accounts,
-            state: state, group: group, server: task)
+            caPEM: certificates.caPEM, port: server.port, baseURL: "https://\(configuration.host):\(server.port)", accounts: accounts,
+            state: state, server: server)
     }
 
     /// The OAuth2 token endpoint (`<baseURL>/token`).
@@ -146,7 +111,6 @@ public final class PushStandIn: Sendable {
 
     /// Stops listening and waits for the server to close.
     public func stop() async {
-        await group.triggerGracefulShutdown()
-        await server.value
+        await server.stop()
     }
 }

@@ -1,14 +1,9 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 import JWTKit
-import NIOCore
 
 /// The stand-in's request handling: routes by path to the APNs provider API, the FCM send
 /// API or the OAuth2 token endpoint, answers, and records every request with its answer.
-struct StandInResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
+struct StandInResponder: Sendable {
     /// One answer before it becomes a `Response`.
     struct Answer {
         var status: Int
@@ -26,12 +21,8 @@ struct StandInResponder: HTTPResponder {
     let fcmKeys: JWTKeyCollection
     let now: @Sendable () -> Int64
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let body = Array(buffer: try await request.body.collect(upTo: Self.maxBodyBytes))
-        var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
-        let method = request.method.rawValue
-        let path = request.uri.path
+    /// Answers one request (lower-case header names) and records it with its answer.
+    func answer(method: String, path: String, headers: [String: String], body: [UInt8]) async -> Answer {
         let answer: Answer
         if path.hasPrefix("/3/") {
             answer = await apns(method: method, path: path, headers: headers, body: body)
@@ -44,13 +35,7 @@ struct StandInResponder: HTTPResponder {
         }
         state.record(
             RecordedPush(method: method, path: path, headers: headers, body: body, status: answer.status, reason: answer.reason))
-        var fields = HTTPFields()
-        for (name, value) in answer.headers {
-            if let name = HTTPField.Name(name) { fields[name] = value }
-        }
-        if !answer.body.isEmpty { fields[.contentType] = "application/json" }
-        return Response(
-            status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        return answer
     }
 
     /// JSON bytes of a string dictionary (sorted keys), for small answers.

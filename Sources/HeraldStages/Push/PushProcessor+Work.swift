@@ -143,13 +143,15 @@ extension PushProcessor {
         /// providers' answers. One device's pushes go one after the other, each after the
         /// provider answered the one before, so a token the provider calls gone (410,
         /// `BadDeviceToken`, …) is not pushed again in this batch: its remaining pushes are
-        /// dropped with the device.
+        /// dropped with the device. Once the provider refuses an app's credentials (403), the
+        /// batch's pushes of that app not yet sent are not sent: they wait with the pause.
         mutating func send() async {
             guard !attempts.isEmpty else { return }
             let queued = attempts
             attempts = []
             let lanes = Self.lanes(queued)
             let transports = processor.transports
+            let refusals = AppRefusals()
             let limit = max(1, processor.settings.maxConcurrentSends)
             var responses = [ProviderResponse?](repeating: nil, count: queued.count)
             await withTaskGroup(of: [(Int, ProviderResponse)].self) { group in
@@ -160,7 +162,14 @@ extension PushProcessor {
                     group.addTask {
                         var answered: [(Int, ProviderResponse)] = []
                         for (index, request) in lane {
-                            let response = await transports.transport(for: request.device.platform).send(request)
+                            let device = request.device
+                            let response: ProviderResponse
+                            if let refusal = refusals.refusal(for: device.pushApp) {
+                                response = refusal
+                            } else {
+                                response = await transports.transport(for: device.platform).send(request)
+                                refusals.note(response, app: device.pushApp, platform: device.platform)
+                            }
                             answered.append((index, response))
                             if PushProcessor.removes(response, device: request.device) { break }
                         }

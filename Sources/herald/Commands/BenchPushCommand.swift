@@ -6,7 +6,7 @@ extension BenchCommand {
     /// `herald bench push`.
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Pushes per second and p50/p99 through the APNs client against the local stand-in, versus a plain HTTP/2 loop.")
+            abstract: "Pushes per second and p50/p99 through the APNs client against the local stand-in, versus ready-made requests on the same HTTP/2 client.")
 
         @Option(help: "Pushes per closed-loop run.") var pushes = 50_000
         @Option(help: "Pushes in flight in the closed loops.") var concurrency = 256

@@ -17,8 +17,9 @@ struct PushActionRowTests {
     let clock = VirtualClock(10_000)
     let readiness = Readiness()
 
-    func processor(maxDevices: Int = 20, maxRetries: Int = 8, maxPending: Int = 1000) -> PushProcessor {
+    func processor(maxDevices: Int = 20, maxRetries: Int = 8, maxPending: Int = 1000, maxConcurrentSends: Int? = nil) -> PushProcessor {
         var settings = PushProcessor.Settings()
+        if let maxConcurrentSends { settings.maxConcurrentSends = maxConcurrentSends }
         settings.maxPendingPerUser = maxPending
         settings.rules.maxDevicesPerUser = maxDevices
         settings.retry.maximumAttempts = maxRetries
@@ -202,6 +203,20 @@ struct PushActionRowTests {
         _ = try await tick(stage)
         #expect(Set(transport.pushes(to: token)) == ["n1", "n2"] && transport.pushes(to: token).count == 3)
         #expect(readiness.conditions[condition] == true)
+    }
+
+    @Test("once a 403 pauses an app, the batch's other pushes of that app are not sent: they wait with the pause")
+    func pauseStopsTheBatch() async throws {
+        let stage = processor(maxConcurrentSends: 1)
+        let tokens = [PushMessages.apnsToken(21), PushMessages.apnsToken(22), PushMessages.apnsToken(23)]
+        try await feed(stage, try tokens.map { try messages.record(PushMessages.device($0)) })
+        for token in tokens {
+            transport.script(token, .rejected(status: 403, reason: "InvalidProviderToken", timestamp: nil, retryAfterSeconds: nil))
+        }
+        try await feed(stage, [try messages.record(PushMessages.notification("n1"))], from: 3)
+        #expect(transport.sent.count == 1)
+        #expect(stage.state(of: "_u1")?.pending.count == 3)
+        #expect(readiness.conditions["push.app.apns:\(PushMessages.bundleID)"] == false)
     }
 
     @Test("past the per-user cap the oldest registration is dropped with a tombstone")
