@@ -29,6 +29,8 @@ struct PacedLoad {
     let seconds: Double
     /// The first change number to use (the maximum-rate run used those below).
     let firstChange: Int
+    /// Reads the probes' way back from the topics once they are all fetched.
+    let trace: ProbeTrace
 
     /// The probe subscription of probe user `user`.
     static func probeCategory(_ user: Int) -> String { "probe-\(user)" }
@@ -54,9 +56,11 @@ struct PacedLoad {
             try await pollers.waitForAll()
             let latencies = await ledger.latencies
             guard let latency = LatencySummary(latencies) else { throw BenchmarkError("the paced run produced no probe") }
-            return PipelineReport.Paced(
+            var paced = PipelineReport.Paced(
                 rate: rate, achievedRate: Double(changes) / elapsed.seconds, seconds: elapsed.seconds, changes: changes,
                 latency: latency)
+            paced.hops = try await trace.hops(of: await ledger.fetched)
+            return paced
         }
     }
 
@@ -110,6 +114,7 @@ struct PacedLoad {
     private static func poll(_ fetcher: ProbeFetcher, user: Int, after start: String, ledger: ProbeLedger) async throws {
         var token = start
         var closedAt: ContinuousClock.Instant?
+        var previousFetchMs: Double?
         while true {
             guard let oldest = await ledger.oldestPending(user: user) else {
                 if await ledger.isClosed { return }
@@ -120,9 +125,11 @@ struct PacedLoad {
             if let closedAt, closedAt.duration(to: .now) > .seconds(60) {
                 throw BenchmarkError("\(await ledger.pendingCount) probe notifications were not fetchable a minute after the paced run")
             }
+            let fetchMs = ProbeLedger.wallMilliseconds()
             let page = try await fetcher.fetch(after: token)
             token = page.token
-            await ledger.fetched(page.recordNames, user: user, at: .now)
+            await ledger.fetched(page.recordNames, user: user, at: .now, previousFetchMs: previousFetchMs)
+            previousFetchMs = fetchMs
             if page.moreComing { continue }
             let wait = min(max(oldest.duration(to: .now) / 20, .milliseconds(1)), .milliseconds(20))
             try await Task.sleep(for: wait)
