@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HeraldAPI
 import HeraldApp
@@ -40,10 +41,23 @@ struct PacedLoad {
     func run() async throws -> PipelineReport.Paced {
         let ledger = ProbeLedger()
         let authenticator = try await APIAuthenticator(secret: HeraldConfiguration.Secret.developmentJWT.value)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            let paced = try await run(ledger: ledger, authenticator: authenticator, client: client)
+            try await client.shutdown()
+            return paced
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// The paced run, the probe users' clients on `client`.
+    private func run(ledger: ProbeLedger, authenticator: APIAuthenticator, client: HTTPClient) async throws -> PipelineReport.Paced {
         var fetchers: [ProbeFetcher] = []
         for user in 0..<Self.probeUsers {
             let bearer = try await authenticator.issueToken(user: "_probe\(user)", container: Self.container)
-            fetchers.append(ProbeFetcher(port: httpPort, container: Self.container, bearer: bearer))
+            fetchers.append(ProbeFetcher(port: httpPort, container: Self.container, bearer: bearer, client: client))
         }
         return try await withThrowingTaskGroup(of: Void.self) { pollers in
             for (user, fetcher) in fetchers.enumerated() {
