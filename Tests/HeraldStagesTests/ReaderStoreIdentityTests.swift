@@ -93,7 +93,7 @@ struct ReaderStoreIdentityTests {
         let fileBytes = { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
         let before = fileBytes()
         // Only a checkpoint writes pages into the database file; the writer's own is at
-        // 16,384 pages of log, far beyond what 60 notifications write.
+        // 4,096 pages of log, far beyond what 60 notifications write.
         let grown = try await run(try reader(fixture, store: store, readiness: Readiness()), in: fixture) {
             try await ids(store).count == 60 && fileBytes() > before + 4 * 4_096
         }

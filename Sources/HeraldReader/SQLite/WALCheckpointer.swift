@@ -10,8 +10,8 @@ import Synchronization
 /// log: on this machine, busy with other I/O, one took up to a second, and every batch that
 /// arrived meanwhile waited for it (issue 13: most of the paced run's tail, measured with
 /// `bench pipeline`'s `ProbeTrace` and `strace -e fdatasync`). The store's writer keeps its
-/// automatic checkpoint only as a backstop (`NotificationStore.writerCheckpointPages`), for
-/// a log this checkpointer did not keep short.
+/// automatic checkpoint as a backstop (`NotificationStore.writerCheckpointPages`, which
+/// says when this checkpointer cannot keep the log short).
 ///
 /// Checkpoints are passive: they never wait for the writer or for readers, and never hold
 /// them up; each copies what no open read still needs. A log copied completely starts over
