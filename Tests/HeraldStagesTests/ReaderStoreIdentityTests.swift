@@ -8,7 +8,8 @@ import Prometheus
 import Testing
 
 /// The reader never serves a store built from another cluster or partitioning, and a
-/// notification it cannot store fails readiness and counts — on the embedded broker.
+/// notification it cannot store fails readiness and counts — on the embedded broker. (And it
+/// checkpoints a file store's log beside its writer.)
 @Suite("Reader store identity", .timeLimit(.minutes(2)))
 struct ReaderStoreIdentityTests {
     private let container = "iCloud.com.example.notes"
@@ -80,6 +81,24 @@ struct ReaderStoreIdentityTests {
         #expect(try await ids(store) == ["b-1"])
         #expect(readiness.reasons.isEmpty)
         #expect(try await store.identity()?.clusterID != nil)
+    }
+
+    @Test("the reader checkpoints a file store's log beside its writer: the database file grows while it runs")
+    func fileStoreLogIsCheckpointed() async throws {
+        let (path, directory) = try temporaryStorePath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = try await PipelineFixture()
+        try await send(fixture, (1...60).map { ("_alice", try notification("n-\($0)", sequence: Int64($0))) })
+        let store = try NotificationStore(path: path, tokenSigner: signer)
+        let fileBytes = { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+        let before = fileBytes()
+        // Only a checkpoint writes pages into the database file; the writer's own is at
+        // 4,096 pages of log, far beyond what 60 notifications write.
+        let grown = try await run(try reader(fixture, store: store, readiness: Readiness()), in: fixture) {
+            try await ids(store).count == 60 && fileBytes() > before + 4 * 4_096
+        }
+        #expect(grown, "the file grew from \(before) to \(fileBytes()) bytes")
+        try store.close()
     }
 
     @Test("a store built when badges came from compose-state is kept: its rows and counts stay, badges is read from its beginning")

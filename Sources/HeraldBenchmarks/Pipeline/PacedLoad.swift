@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import HeraldAPI
 import HeraldApp
@@ -29,6 +30,8 @@ struct PacedLoad {
     let seconds: Double
     /// The first change number to use (the maximum-rate run used those below).
     let firstChange: Int
+    /// Reads the probes' way back from the topics once they are all fetched.
+    let trace: ProbeTrace
 
     /// The probe subscription of probe user `user`.
     static func probeCategory(_ user: Int) -> String { "probe-\(user)" }
@@ -38,10 +41,23 @@ struct PacedLoad {
     func run() async throws -> PipelineReport.Paced {
         let ledger = ProbeLedger()
         let authenticator = try await APIAuthenticator(secret: HeraldConfiguration.Secret.developmentJWT.value)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        do {
+            let paced = try await run(ledger: ledger, authenticator: authenticator, client: client)
+            try await client.shutdown()
+            return paced
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// The paced run, the probe users' clients on `client`.
+    private func run(ledger: ProbeLedger, authenticator: APIAuthenticator, client: HTTPClient) async throws -> PipelineReport.Paced {
         var fetchers: [ProbeFetcher] = []
         for user in 0..<Self.probeUsers {
             let bearer = try await authenticator.issueToken(user: "_probe\(user)", container: Self.container)
-            fetchers.append(ProbeFetcher(port: httpPort, container: Self.container, bearer: bearer))
+            fetchers.append(ProbeFetcher(port: httpPort, container: Self.container, bearer: bearer, client: client))
         }
         return try await withThrowingTaskGroup(of: Void.self) { pollers in
             for (user, fetcher) in fetchers.enumerated() {
@@ -54,9 +70,11 @@ struct PacedLoad {
             try await pollers.waitForAll()
             let latencies = await ledger.latencies
             guard let latency = LatencySummary(latencies) else { throw BenchmarkError("the paced run produced no probe") }
-            return PipelineReport.Paced(
+            var paced = PipelineReport.Paced(
                 rate: rate, achievedRate: Double(changes) / elapsed.seconds, seconds: elapsed.seconds, changes: changes,
                 latency: latency)
+            paced.hops = try await trace.hops(of: await ledger.fetched)
+            return paced
         }
     }
 
@@ -110,6 +128,7 @@ struct PacedLoad {
     private static func poll(_ fetcher: ProbeFetcher, user: Int, after start: String, ledger: ProbeLedger) async throws {
         var token = start
         var closedAt: ContinuousClock.Instant?
+        var previousFetchMs: Double?
         while true {
             guard let oldest = await ledger.oldestPending(user: user) else {
                 if await ledger.isClosed { return }
@@ -120,9 +139,11 @@ struct PacedLoad {
             if let closedAt, closedAt.duration(to: .now) > .seconds(60) {
                 throw BenchmarkError("\(await ledger.pendingCount) probe notifications were not fetchable a minute after the paced run")
             }
+            let fetchMs = ProbeLedger.wallMilliseconds()
             let page = try await fetcher.fetch(after: token)
             token = page.token
-            await ledger.fetched(page.recordNames, user: user, at: .now)
+            await ledger.fetched(page.recordNames, user: user, at: .now, previousFetchMs: previousFetchMs)
+            previousFetchMs = fetchMs
             if page.moreComing { continue }
             let wait = min(max(oldest.duration(to: .now) / 20, .milliseconds(1)), .milliseconds(20))
             try await Task.sleep(for: wait)

@@ -11,7 +11,7 @@ import Foundation
 /// `herald_p50_ms`, `herald_p99_ms`, `herald_max_ms` (produce → stored row); the paced run's
 /// `paced_rate_per_s` (asked), `paced_achieved_per_s`, `paced_seconds`, `paced_changes`,
 /// `paced_probes`, `paced_p50_ms`, `paced_p99_ms`, `paced_max_ms` (produce → fetchable over
-/// HTTP); `match_bytes`, `notification_bytes` (average sizes of Herald's messages). What
+/// HTTP), `paced_hops` (per hop of `ProbeTrace`: `mean_ms`, `p50_ms`, `p99_ms`, `max_ms`); `match_bytes`, `notification_bytes` (average sizes of Herald's messages). What
 /// was not measured is null.
 public struct PipelineReport: BenchmarkReport {
     /// One path's maximum rate and what it cost.
@@ -32,6 +32,24 @@ public struct PipelineReport: BenchmarkReport {
         public var changes: Int
         /// Produce → the probe's notification returned by `POST …/notifications/changes`.
         public var latency: LatencySummary
+        /// Where that latency went, hop by hop (`ProbeTrace`); empty when not traced.
+        public var hops: [Hop] = []
+    }
+
+    /// One hop of the probes' way (`ProbeTrace`): its latencies' summary.
+    public struct Hop: Sendable {
+        public var name: String
+        public var latency: LatencySummary
+        /// The mean of the latencies, in milliseconds.
+        public var meanMilliseconds: Double
+
+        /// The hop `name` of latencies `milliseconds`; nil when there are none.
+        init?(name: String, milliseconds: [Double]) {
+            guard let latency = LatencySummary(milliseconds.map { Duration.milliseconds($0) }) else { return nil }
+            self.name = name
+            self.latency = latency
+            meanMilliseconds = milliseconds.reduce(0, +) / Double(milliseconds.count)
+        }
     }
 
     public var changes: Int
@@ -83,6 +101,11 @@ public struct PipelineReport: BenchmarkReport {
         try container.encode(paced?.latency.p50.milliseconds, forKey: "paced_p50_ms")
         try container.encode(paced?.latency.p99.milliseconds, forKey: "paced_p99_ms")
         try container.encode(paced?.latency.max.milliseconds, forKey: "paced_max_ms")
+        let hops = paced?.hops.map { hop in
+            (hop.name, ["mean_ms": hop.meanMilliseconds, "p50_ms": hop.latency.p50.milliseconds,
+                        "p99_ms": hop.latency.p99.milliseconds, "max_ms": hop.latency.max.milliseconds])
+        }
+        try container.encode(hops.map { Dictionary($0, uniquingKeysWith: { first, _ in first }) }, forKey: "paced_hops")
     }
 
     public var table: String {
@@ -120,6 +143,14 @@ public struct PipelineReport: BenchmarkReport {
             lines.append(String(
                 format: "%d probes: p50 %@, p99 %@, max %@", paced.latency.count, Self.ms(paced.latency.p50),
                 Self.ms(paced.latency.p99), Self.ms(paced.latency.max)))
+            if !paced.hops.isEmpty {
+                lines.append("Where it went (Kafka timestamps of the probes' messages; see ProbeTrace), per hop: mean / p50 / p99 / max")
+                for hop in paced.hops {
+                    lines.append(String(
+                        format: "  %@ %6.1f / %@ / %@ / %@", hop.name.padding(toLength: 9, withPad: " ", startingAt: 0),
+                        hop.meanMilliseconds, Self.ms(hop.latency.p50), Self.ms(hop.latency.p99), Self.ms(hop.latency.max)))
+                }
+            }
         }
         return lines.joined(separator: "\n")
     }

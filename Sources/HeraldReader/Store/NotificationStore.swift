@@ -111,6 +111,8 @@ public final class NotificationStore: Sendable {
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Checkpoints belong to a `WALCheckpointer` (see there); this is the backstop.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(writerCheckpointPages)")
         }
         return configuration
     }

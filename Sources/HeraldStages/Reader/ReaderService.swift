@@ -23,6 +23,9 @@ public final class ReaderService: Service, ReadinessReporting {
 
     /// How a batch the store or Kafka refused is retried: 200 ms, doubling up to 5 s.
     static let retry = RetryPolicy(initial: .milliseconds(200), maximum: .seconds(5))
+    /// How often the store's log is checkpointed beside the writer (`WALCheckpointer`):
+    /// often enough that the log stays a few hundred pages at the reader's full rate.
+    static let checkpointInterval = Duration.milliseconds(100)
     let store: NotificationStore
     let consumer: KafkaConsumer
     private let producer: KafkaProducer
@@ -89,6 +92,9 @@ public final class ReaderService: Service, ReadinessReporting {
         logger.info("reader started", metadata: ["resumed partitions": .stringConvertible(saved.count)])
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.pruneRegularly() }
+            if let checkpointer = store.makeCheckpointer() {
+                group.addTask { await self.checkpointRegularly(checkpointer) }
+            }
             for await event in consumer.events.cancelOnGracefulShutdown() {
                 switch event {
                 case .messages(let batch):
@@ -208,6 +214,26 @@ public final class ReaderService: Service, ReadinessReporting {
             }
         } catch {
             throw .undecodable("\(error)")
+        }
+    }
+
+    /// Checkpoints the store's log every `checkpointInterval` beside the batches being
+    /// applied, so that the writer never stops to (`WALCheckpointer`). A failure is logged
+    /// and the next round tries again (the writer's own checkpoint is the backstop).
+    private func checkpointRegularly(_ checkpointer: WALCheckpointer) async {
+        defer { checkpointer.close() }
+        var failing = false
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.checkpointInterval)
+            if Task.isCancelled { return }
+            do {
+                try await checkpointer.checkpoint()
+                if failing { logger.info("store checkpoints work again") }
+                failing = false
+            } catch {
+                if !failing { logger.warning("store checkpoint failed (the writer checkpoints itself as a backstop): \(error)") }
+                failing = true
+            }
         }
     }
 
