@@ -105,21 +105,24 @@ struct PredicateLexer {
             break
         }
         if Self.isDigit(c) { return try scanNumber(start: start, at: pos) }
+        // A bare word's text and a symbol's are their name: not made a second time.
         if Self.isIdentifierStart(c) {
             let name = scanIdentifierBody()
-            return token(.identifier(name))
+            return PredicateToken(kind: .identifier(name), position: pos, text: name)
         }
-        if let symbol = scanSymbol() { return token(.symbol(symbol)) }
+        if let symbol = scanSymbol() { return PredicateToken(kind: .symbol(symbol), position: pos, text: symbol) }
         throw RecordPredicateError(.unexpectedCharacter, "unexpected character", at: pos, text: String(c))
     }
 
     private mutating func scanSymbol() -> String? {
-        let two: [String] = ["==", "!=", "<>", "<=", "=<", ">=", "=>", "&&", "||"]
+        // The two-character symbols, compared as scalars (no strings made to look them up).
         if let a = peek(), let b = peek(1) {
-            let pair = String(a) + String(b)
-            if two.contains(pair) {
+            switch (a, b) {
+            case ("=", "="), ("!", "="), ("<", ">"), ("<", "="), ("=", "<"), (">", "="), ("=", ">"), ("&", "&"), ("|", "|"):
                 index += 2
-                return pair
+                return String(a) + String(b)
+            default:
+                break
             }
         }
         if let a = peek(), a == "=" || a == "<" || a == ">" || a == "!" {
