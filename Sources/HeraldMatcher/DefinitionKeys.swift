@@ -1,4 +1,4 @@
-/// Subscriptions by the hash of their definition without ID (`SubscriptionRules.definition`),
+/// Subscriptions by the hash of their definition without ID (`SubscriptionRules.definitionHash`),
 /// to refuse duplicates. A hash almost always has one subscription, kept without an array
 /// (an array per subscription was ~60 bytes of each at 1M), and as a reference (8 bytes)
 /// rather than its key (16).

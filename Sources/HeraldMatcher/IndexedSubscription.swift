@@ -74,8 +74,9 @@ public final class IndexedSubscription: Sendable {
         }
     }
 
-    init(_ subscription: Subscription, predicate: RecordPredicate?) {
-        key = subscription.partitionKey
+    /// - Parameter key: `subscription.partitionKey` if the caller made it already.
+    init(_ subscription: Subscription, key: String? = nil, predicate: RecordPredicate?) {
+        self.key = key ?? subscription.partitionKey
         fields = Fields(
             subscriptionID: subscription.subscriptionID, container: subscription.container,
             ownerRecordName: subscription.ownerRecordName, query: subscription.query, zone: subscription.zoneID.map(Zone.init),
@@ -124,8 +125,11 @@ public final class IndexedSubscription: Sendable {
 /// A notification info, one copy shared by the indexed subscriptions that have it.
 final class SharedNotificationInfo: Sendable {
     let value: NotificationInfo
+    /// `value.hashValue`, taken once (`SharedParts` finds equal infos by it).
+    let hash: Int
 
     init(_ value: NotificationInfo) {
         self.value = value
+        hash = value.hashValue
     }
 }

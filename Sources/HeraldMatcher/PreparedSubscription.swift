@@ -13,7 +13,7 @@ public struct PreparedSubscription: Sendable {
     let indexed: IndexedSubscription
     /// Where the index files its query (`nil`: a residual, or not a query subscription).
     let plan: IndexPlan?
-    /// The hash of `SubscriptionRules.definition(subscription)`, to find duplicates.
+    /// `SubscriptionRules.definitionHash`, to find duplicates.
     let definition: Int
 
     /// The key of the subscription in the compacted topic.
@@ -23,12 +23,14 @@ public struct PreparedSubscription: Sendable {
 extension SubscriptionRules {
     /// Checks and compiles `subscription` for an index with these rules; reads no index, so
     /// any thread may call it.
+    /// - Parameter key: the subscription's `partitionKey` when the caller made it already
+    ///   (a loader, to make it once per record); `nil`: made here.
     /// - Throws: `MatcherError` naming what is wrong (as `SubscriptionIndex.upsert` would).
-    public func prepareForUpsert(_ subscription: Subscription) throws(MatcherError) -> PreparedSubscription {
-        let (indexed, plan) = try prepareForIndex(subscription)
+    public func prepareForUpsert(_ subscription: Subscription, key: String? = nil) throws(MatcherError) -> PreparedSubscription {
+        let (indexed, plan) = try prepareForIndex(subscription, key: key)
         return PreparedSubscription(
             subscription: subscription, rules: self, indexed: indexed, plan: plan,
-            definition: Self.definition(subscription).hashValue)
+            definition: Self.definitionHash(subscription, infoHash: indexed.info.hash))
     }
 }
 

@@ -30,7 +30,10 @@ public struct SubscriptionRules: Sendable {
     }
 
     /// `prepare`, with where the index files the subscription.
-    func prepareForIndex(_ subscription: Subscription) throws(MatcherError) -> (subscription: IndexedSubscription, plan: IndexPlan?) {
+    /// - Parameter key: the subscription's `partitionKey`, if made already.
+    func prepareForIndex(
+        _ subscription: Subscription, key: String? = nil
+    ) throws(MatcherError) -> (subscription: IndexedSubscription, plan: IndexPlan?) {
         let id = subscription.subscriptionID
         guard subscription.subscriptionType.isAllowed(in: subscription.database) else {
             throw MatcherError(
@@ -49,17 +52,35 @@ public struct SubscriptionRules: Sendable {
             throw MatcherError(code: .invalidSubscription, reason: "zoneID: a zone subscription needs a zoneID", subscriptionID: id)
         }
         guard let query = subscription.query, subscription.subscriptionType == .query else {
-            return (IndexedSubscription(subscription, predicate: nil), nil)
+            return (IndexedSubscription(subscription, key: key, predicate: nil), nil)
         }
         guard !subscription.firesOn.isEmpty else {
             throw MatcherError(code: .invalidSubscription, reason: "firesOn: \(Subscription.emptyFiresOnReason)", subscriptionID: id)
         }
         do {
             let predicate = try RecordPredicate(query: query, cloudKitRules: strictCloudKit)
-            return (IndexedSubscription(subscription, predicate: predicate), IndexPlanner.plan(predicate.root))
+            return (IndexedSubscription(subscription, key: key, predicate: predicate), IndexPlanner.plan(predicate.root))
         } catch {
             throw MatcherError(code: .invalidPredicate, reason: "invalid predicate: \(error)", subscriptionID: id)
         }
+    }
+
+    /// The hash of `definition(subscription)` (equal definitions hash alike), without making
+    /// the definition: `firesOn` as its set of events, the notification info by its hash
+    /// taken once (`infoHash`, `SharedNotificationInfo.hash`). Copying the subscription and
+    /// hashing every string of its info again was a twentieth of preparing one.
+    static func definitionHash(_ subscription: Subscription, infoHash: Int) -> Int {
+        var hasher = Hasher()
+        hasher.combine(subscription.subscriptionType)
+        hasher.combine(subscription.container)
+        hasher.combine(subscription.database)
+        hasher.combine(subscription.ownerRecordName)
+        hasher.combine(subscription.query)
+        hasher.combine(subscription.zoneID)
+        hasher.combine(IndexedSubscription.Events(subscription.firesOn).rawValue)
+        hasher.combine(subscription.firesOnce)
+        hasher.combine(infoHash)
+        return hasher.finalize()
     }
 
     /// The subscription's definition without its ID, to find duplicates of one owner.

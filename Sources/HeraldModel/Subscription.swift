@@ -90,7 +90,9 @@ public struct Subscription: Sendable, Hashable, Codable {
     /// or `%` in the owner is percent-escaped, so that no two identities share a key (owner
     /// `a/b` with ID `c` against owner `a` with ID `b/c`); record names never hold either.
     public static func key(container: String, database: DatabaseScope, owner: String, id: String) -> String {
-        let escaped = owner.contains(where: { $0 == "/" || $0 == "%" })
+        // Read as UTF-8 bytes, not `Character`s (no grapheme breaking): a match instance makes
+        // this key for each of a million subscriptions it loads. `/` and `%` are ASCII.
+        let escaped = owner.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "%") })
             ? owner.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
             : owner
         return "\(container)/\(database.rawValue)/\(escaped)/\(id)"

@@ -42,6 +42,20 @@ struct SubscriptionRulesTests {
         #expect(index.count == 2)
     }
 
+    @Test("a duplicate is found whatever the order of firesOn; another notification info is no duplicate; removal frees the definition")
+    func duplicateDefinitionParts() throws {
+        var index = SubscriptionIndex()
+        try index.upsert(F.subscription("first", predicate: "priority > 3", firesOn: [.create, .update]))
+        #expect(throws: MatcherError.self) {
+            try index.upsert(F.subscription("reordered", predicate: "priority > 3", firesOn: [.update, .create]))
+        }
+        try index.upsert(F.subscription("other-info", predicate: "priority > 3", firesOn: [.create, .update], desiredKeys: ["a"]))
+        try index.upsert(F.subscription("other-events", predicate: "priority > 3", firesOn: [.create]))
+        index.remove(key: F.subscription("first").partitionKey)
+        try index.upsert(F.subscription("reordered", predicate: "priority > 3", firesOn: [.update, .create]))
+        #expect(index.count == 3)
+    }
+
     @Test("an invalid predicate is refused with the parser's reason; strict mode refuses OR")
     func invalidPredicates() throws {
         var index = SubscriptionIndex()

@@ -26,6 +26,8 @@ struct ParserErrorTests {
         Case(format: "a == 1\nAND b ~ 2", code: .unexpectedCharacter, line: 2, column: 7, text: "~"),
         Case(format: "a == 1 b == 2", code: .unexpectedToken, line: 1, column: 8, text: "b"),
         Case(format: "a 1", code: .unexpectedToken, line: 1, column: 3, text: "1"),
+        Case(format: "a:b == 1", code: .invalidKey, line: 1, column: 1, text: "a:b"),
+        Case(format: "a.b:c == 1", code: .unexpectedToken, line: 1, column: 3, text: "b:c"),
         Case(format: "(a == 1", code: .unexpectedEnd, line: 1, column: 8),
         Case(format: "a == 1)", code: .unexpectedToken, line: 1, column: 7, text: ")"),
         Case(format: "a MATCHES 'x.*'", code: .unsupportedSyntax, line: 1, column: 3, text: "MATCHES"),

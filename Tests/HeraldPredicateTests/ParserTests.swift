@@ -34,6 +34,8 @@ struct ParserTests {
         ("a == 'it\\'s'", "a == \"it's\""),
         ("recordID == 'x'", "recordName == 'x'"),
         ("#in == 1", "#in = 1"),
+        ("a\u{0B}==\u{0C}1\r\n", "a == 1"),
+        ("a\u{00A0}==\u{3000}1\u{2028}", "a == 1"),
     ])
     func equivalentSpellings(a: String, b: String) throws {
         #expect(try Fixtures.predicate(a) == Fixtures.predicate(b))

@@ -50,6 +50,15 @@ public final class PlacedSubscriptionTable: Sendable {
         /// Keys retired (`remove`) from a misplaced copy, until the loader's next `takeRetired`.
         var retired: Set<String> = []
         var nextEpoch: UInt64 = 1
+
+        /// Whether `partition` is held in `epoch`. Reads the shard in place (`inout`): read
+        /// through the dictionary's getter, the whole shard is copied (a retain and a
+        /// release per collection in it) for each record filed.
+        mutating func holds(_ partition: Int32, in epoch: UInt64) -> Bool {
+            Self.epoch(of: &shards[partition]) == epoch
+        }
+
+        private static func epoch(of shard: inout Shard?) -> UInt64? { shard?.epoch }
     }
 
     public let placement: SubscriptionPlacement
@@ -128,7 +137,7 @@ public final class PlacedSubscriptionTable: Sendable {
         let target = record.placementKey.map(placement.partition(placementKey:)) ?? placement.partition(of: subscription)
         do {
             try state.withLock { (state: inout State) throws(MatcherError) in
-                guard state.shards[partition]?.epoch == epoch else { return }
+                guard state.holds(partition, in: epoch) else { return }
                 guard target == partition else {
                     state.shards[partition]?.misplaced[identity] = Misplaced(
                         key: identity, value: value, partition: partition, placement: target)
