@@ -57,7 +57,7 @@ struct PerUserSubscriptionPipelineTests {
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
 
         try await fixture.withRuntime(configuration) { runtime in
-            let store = try #require(runtime.store)
+            let (store, table) = (try #require(runtime.store), try #require(runtime.matchTable))
             try await runtime.withHTTPClient { client in
                 for user in users {
                     let saved = try await client.execute(
@@ -67,6 +67,10 @@ struct PerUserSubscriptionPipelineTests {
                         uri: "\(base)/public/subscriptions/public-notes", method: .put, headers: auth[user]!, body: ByteBuffer(string: publicBody))
                     #expect(query.status == .ok, "\(user): \(String(buffer: query.body))")
                 }
+                // The match stage holds the four subscriptions before any change comes (it follows
+                // the `subscriptions` topic on its own consumer: a PUT's answer does not wait for it).
+                let loaded = try await Wait.until(timeout: .seconds(60)) { table.isReady && table.count == 4 }
+                #expect(loaded, "the match stage holds both users' subscriptions")
                 try await send([
                     Self.change("c1", database: "private", owner: "_u1"), Self.change("c2", database: "private", owner: "_u2"),
                     Self.change("c3", database: "public", owner: "_u9"),
@@ -84,6 +88,9 @@ struct PerUserSubscriptionPipelineTests {
                 let kept = try await client.execute(uri: "\(base)/private/subscriptions/private-changes", method: .get, headers: auth["_u2"]!)
                 #expect(kept.status == .ok)
                 #expect(String(buffer: kept.body).contains(#""ownerRecordName":"_u2""#))
+                // Likewise the delete: c4 must come after the match stage dropped the subscription.
+                let dropped = try await Wait.until(timeout: .seconds(60)) { table.count == 3 }
+                #expect(dropped, "the match stage dropped _u1's 'private-changes'")
                 // c4 in _u1's zone fires nothing now; c6 (public) after it shows it was matched.
                 try await send([
                     Self.change("c4", database: "private", owner: "_u1"), Self.change("c5", database: "private", owner: "_u2"),

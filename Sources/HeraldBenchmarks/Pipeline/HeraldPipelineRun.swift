@@ -61,7 +61,8 @@ struct HeraldPipelineRun {
         let paced = try await PacedLoad(
             benchmark: benchmark, producer: runtime.producer, topic: topic, httpPort: try await runtime.listeningPort(),
             rate: settings.pacedRate ?? max(1, path.changesPerSecond / 2), seconds: settings.pacedSeconds,
-            firstChange: settings.changes, trace: ProbeTrace(environment: environment, catalog: catalog, logger: benchmark.logger)
+            firstChange: settings.changes, trace: ProbeTrace(environment: environment, catalog: catalog, logger: benchmark.logger),
+            probe: settings.probe
         ).run()
         return Outcome(path: path, paced: paced)
     }

@@ -7,11 +7,13 @@ import HeraldStages
 
 /// The paced part of the pipeline benchmark: record changes produced at a fixed rate for a
 /// fixed time (every 5 ms what is due), and every 20 ms one of them a probe that fires a
-/// subscription of a probe user. Each probe user's client (`ProbeFetcher`) fetches its
-/// notifications over HTTP while a probe is pending, so a probe's latency is from its
-/// produce to the response that first returned it: produce → fetchable over HTTP. The
-/// client polls 1–20 ms apart (a twentieth of the oldest pending probe's age), which
-/// bounds both the error and the load the polling adds.
+/// subscription of a probe user. Each probe user's client reads its notifications over
+/// HTTP, so a probe's latency is from its produce to the HTTP answer that first carried it:
+/// produce → fetchable over HTTP. By default (`ProbeMode.stream`) the client holds the
+/// user's event stream open (`ProbeStream`), which carries each notification as soon as the
+/// reader applied it; with `.poll` it fetches 1–20 ms apart (a twentieth of the oldest
+/// pending probe's age, `ProbeFetcher`), which bounds both the error and the load the
+/// polling adds.
 struct PacedLoad {
     /// Probe users `_probe0`…, each with one subscription (`category == 'probe-N'`).
     static let probeUsers = 4
@@ -32,6 +34,8 @@ struct PacedLoad {
     let firstChange: Int
     /// Reads the probes' way back from the topics once they are all fetched.
     let trace: ProbeTrace
+    /// How the probe users read their notifications.
+    let probe: PipelineBenchmark.ProbeMode
 
     /// The probe subscription of probe user `user`.
     static func probeCategory(_ user: Int) -> String { "probe-\(user)" }
@@ -63,7 +67,13 @@ struct PacedLoad {
             for (user, fetcher) in fetchers.enumerated() {
                 // The first fetch checks the API answers and gives the token to poll after.
                 let start = try await fetcher.fetch(after: nil).token
-                pollers.addTask { try await Self.poll(fetcher, user: user, after: start, ledger: ledger) }
+                switch probe {
+                case .poll:
+                    pollers.addTask { try await Self.poll(fetcher, user: user, after: start, ledger: ledger) }
+                case .stream:
+                    let stream = ProbeStream(port: httpPort, container: Self.container, bearer: fetcher.bearer, client: client)
+                    pollers.addTask { try await Self.listen(stream, user: user, after: start, ledger: ledger) }
+                }
             }
             let (changes, elapsed) = try await produce(ledger)
             await ledger.close()
@@ -121,6 +131,36 @@ struct PacedLoad {
             try await sends.waitForAll()
         }
         return (produced, started.duration(to: .now))
+    }
+
+    /// Reads `user`'s event stream until the ledger is closed and none of the user's probes
+    /// is pending (a minute after closing at most). An event's arrival is when its
+    /// notification became fetchable: the trace's reader hop runs to it, its fetch gap is 0.
+    private static func listen(_ stream: ProbeStream, user: Int, after start: String, ledger: ProbeLedger) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await stream.read(after: start) { name in
+                    await ledger.fetched([name], user: user, at: .now, previousFetchMs: ProbeLedger.wallMilliseconds())
+                }
+            }
+            group.addTask {
+                var closedAt: ContinuousClock.Instant?
+                while true {
+                    if await ledger.isClosed {
+                        if await ledger.oldestPending(user: user) == nil { return }
+                        let closed = closedAt ?? .now
+                        closedAt = closed
+                        if closed.duration(to: .now) > .seconds(60) {
+                            throw BenchmarkError("\(await ledger.pendingCount) probe notifications were not fetchable a minute after the paced run")
+                        }
+                    }
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            // The watcher ends first (done or timed out); the stream only ends with an error.
+            try await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Fetches `user`'s notifications while probes are pending, until the ledger is closed

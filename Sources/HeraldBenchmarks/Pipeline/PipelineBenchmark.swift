@@ -25,9 +25,21 @@ public struct PipelineBenchmark: Sendable {
         public var pacedSeconds: Double = 10
         /// Extra librdkafka properties of every client (stages, relays, feeders). Default: none.
         public var kafkaProperties: [String: String] = [:]
+        /// How the paced run's probe users read their notifications. Default: `.stream`.
+        public var probe: ProbeMode = .stream
 
         /// The defaults above.
         public init() {}
+    }
+
+    /// How a paced run's probe user learns that its notification is fetchable over HTTP.
+    public enum ProbeMode: String, Sendable, CaseIterable {
+        /// The event stream (`GET …/notifications/stream`): each notification arrives as the
+        /// reader applies it, so the measurement holds no polling interval (`ProbeStream`).
+        case stream
+        /// Fetches (`POST …/notifications/changes`) 1–20 ms apart while a probe is pending
+        /// (`ProbeFetcher`): the latency includes part of that interval.
+        case poll
     }
 
     let settings: Settings

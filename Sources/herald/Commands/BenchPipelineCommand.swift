@@ -20,6 +20,8 @@ extension BenchCommand {
                 "Extra librdkafka property of every client of every path (repeatable), e.g. linger.ms=1.",
                 valueName: "key=value"))
         var kafkaProperties: [String] = []
+        @Option(help: "How the paced run's probe users read their notifications: stream (server-sent events, as each is applied) or poll (fetches 1–20 ms apart).")
+        var probe: PipelineBenchmark.ProbeMode = .stream
         @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
@@ -38,8 +40,11 @@ extension BenchCommand {
                 (settings.changes, settings.subscriptions, settings.partitions) = (changes, subscriptions, partitions)
                 (settings.pacedRate, settings.pacedSeconds) = (pacedRate, pacedSeconds)
                 settings.kafkaProperties = try KafkaOptions.properties(from: kafkaProperties)
+                settings.probe = probe
                 return try await PipelineBenchmark(settings: settings, logger: Logger(label: "herald.bench")).run()
             }
         }
     }
 }
+
+extension PipelineBenchmark.ProbeMode: ExpressibleByArgument {}
