@@ -13,7 +13,7 @@ extension StageFactory {
     func makeAPI(
         on router: Router<BasicRequestContext>, store: NotificationStore, table: SubscriptionTable, notifier: StreamNotifier
     ) async throws -> [any Service] {
-        var services: [any Service] = [StreamCloser(notifier: notifier)]
+        var services: [any Service] = []
         let schedules = ScheduleTable()
         services.append(try CompactedTopicFollower(
             name: "api-schedules", consumer: "api-schedules", topic: TopicCatalog.schedules, deadLetterStage: "api.schedules",
@@ -45,6 +45,12 @@ extension StageFactory {
 }
 
 /// Ends the API's event streams when graceful shutdown begins, so the HTTP server can stop.
+///
+/// A service group shuts its services down one after the other, the last added first, and
+/// the HTTP server's shutdown waits for the responses in progress — an open event stream
+/// among them. So this closer goes after the server in the list: added before it, it was
+/// told only once the server had stopped, and every open stream held the shutdown until
+/// its next heartbeat write (15 s).
 struct StreamCloser: Service {
     let notifier: StreamNotifier
 

@@ -80,6 +80,8 @@ public enum HeraldApp {
             configuration: .init(address: .hostname(configuration.httpHost, port: configuration.httpPort), serverName: "herald"),
             onServerRunning: { channel in listening.set(channel.localAddress?.port) },
             logger: logger))
+        // After the server: shut down before it (see `StreamCloser`).
+        if reader != nil { services.append(StreamCloser(notifier: notifier)) }
         // Every condition fails `/health/ready` from the start until its service says it is ready.
         readiness.register(services)
         var groupConfiguration = ServiceGroupConfiguration(

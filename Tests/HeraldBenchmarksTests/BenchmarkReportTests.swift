@@ -49,8 +49,14 @@ struct BenchmarkReportTests {
         #expect(json["paced_p50_ms"] as? Double == 51)
         #expect(json["paced_p99_ms"] as? Double == 100)
         #expect(json["paced_probes"] as? Int == 100)
+        #expect(json["paced_probe"] as? String == "stream")
         #expect(report.table.contains("Herald / same topology: 0.50×"))
         #expect(report.table.contains("p99 100 ms"))
+        #expect(report.table.contains("fetchable over HTTP (GET …/notifications/stream)"))
+        var polled = report
+        polled.paced?.probe = .poll
+        #expect(try object(polled)["paced_probe"] as? String == "poll")
+        #expect(polled.table.contains("fetchable over HTTP (POST …/notifications/changes)"))
     }
 
     @Test func kafkaReportGivesRatiosOfHeraldToRaw() throws {

@@ -4,6 +4,7 @@ import HeraldAPI
 import HeraldApp
 import HeraldKafka
 import HeraldStages
+import Synchronization
 
 /// The paced part of the pipeline benchmark: record changes produced at a fixed rate for a
 /// fixed time (every 5 ms what is due), and every 20 ms one of them a probe that fires a
@@ -84,6 +85,7 @@ struct PacedLoad {
                 rate: rate, achievedRate: Double(changes) / elapsed.seconds, seconds: elapsed.seconds, changes: changes,
                 latency: latency)
             paced.hops = try await trace.hops(of: await ledger.fetched)
+            paced.probe = probe
             return paced
         }
     }
@@ -137,29 +139,32 @@ struct PacedLoad {
     /// is pending (a minute after closing at most). An event's arrival is when its
     /// notification became fetchable: the trace's reader hop runs to it, its fetch gap is 0.
     private static func listen(_ stream: ProbeStream, user: Int, after start: String, ledger: ProbeLedger) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
+        // An unstructured task, cancelled rather than awaited at the end: a stream waiting for
+        // its next event notices cancellation only when one arrives (a heartbeat, seconds
+        // later); the client's shutdown ends its request.
+        let failure = Mutex<(any Error)?>(nil)
+        let reading = Task {
+            do {
                 try await stream.read(after: start) { name in
                     await ledger.fetched([name], user: user, at: .now, previousFetchMs: ProbeLedger.wallMilliseconds())
                 }
+            } catch {
+                failure.withLock { $0 = error }
             }
-            group.addTask {
-                var closedAt: ContinuousClock.Instant?
-                while true {
-                    if await ledger.isClosed {
-                        if await ledger.oldestPending(user: user) == nil { return }
-                        let closed = closedAt ?? .now
-                        closedAt = closed
-                        if closed.duration(to: .now) > .seconds(60) {
-                            throw BenchmarkError("\(await ledger.pendingCount) probe notifications were not fetchable a minute after the paced run")
-                        }
-                    }
-                    try await Task.sleep(for: .milliseconds(5))
+        }
+        defer { reading.cancel() }
+        var closedAt: ContinuousClock.Instant?
+        while true {
+            if let error = failure.withLock({ $0 }) { throw error }
+            if await ledger.isClosed {
+                if await ledger.oldestPending(user: user) == nil { return }
+                let closed = closedAt ?? .now
+                closedAt = closed
+                if closed.duration(to: .now) > .seconds(60) {
+                    throw BenchmarkError("\(await ledger.pendingCount) probe notifications were not fetchable a minute after the paced run")
                 }
             }
-            // The watcher ends first (done or timed out); the stream only ends with an error.
-            try await group.next()
-            group.cancelAll()
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 

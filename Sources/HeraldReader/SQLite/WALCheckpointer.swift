@@ -23,6 +23,10 @@ public final class WALCheckpointer: Sendable {
         public var logPages: Int
         /// Of these, the pages now in the database file.
         public var checkpointedPages: Int
+        /// Whether another connection held the checkpoint lock (the writer checkpointing
+        /// itself, its backstop): nothing was done, and the next round tries again. A passive
+        /// checkpoint never waits for it, so this is expected under sustained writes.
+        public var skipped = false
     }
 
     private let path: String
@@ -43,6 +47,8 @@ public final class WALCheckpointer: Sendable {
         do {
             let (log, checkpointed) = try await queue.writeWithoutTransaction { db in try db.checkpoint(.passive) }
             return Outcome(logPages: log, checkpointedPages: checkpointed)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return Outcome(logPages: 0, checkpointedPages: 0, skipped: true)
         } catch {
             throw ReaderError.wrapping(error, operation: "checkpoint")
         }

@@ -227,7 +227,8 @@ public final class ReaderService: Service, ReadinessReporting {
             try? await Task.sleep(for: Self.checkpointInterval)
             if Task.isCancelled { return }
             do {
-                try await checkpointer.checkpoint()
+                // Skipped (the writer's own checkpoint held the lock) is neither a failure nor a recovery.
+                guard try await !checkpointer.checkpoint().skipped else { continue }
                 if failing { logger.info("store checkpoints work again") }
                 failing = false
             } catch {
