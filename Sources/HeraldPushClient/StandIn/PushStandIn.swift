@@ -74,8 +74,10 @@ public final class PushStandIn: Sendable {
         } catch {
             throw PushClientError(.standInFailed, "cannot serve: \(error)", source: address)
         }
+        let baseURL = "https://\(configuration.host):\(server.port)"
+        logger.info("push stand-in listening", metadata: ["url": .string(baseURL), "http": "h2 over TLS"])
         return PushStandIn(
-            caPEM: certificates.caPEM, port: server.port, baseURL: "https://\(configuration.host):\(server.port)", accounts: accounts,
+            caPEM: certificates.caPEM, port: server.port, baseURL: baseURL, accounts: accounts,
             state: state, server: server)
     }
 
