@@ -8,6 +8,13 @@ import Testing
 
 @Suite("HTTP/2 provider client", .timeLimit(.minutes(3)))
 struct HTTP2ProviderClientTests {
+    /// A one-connection client of `baseURL`.
+    private static func client(_ baseURL: String, caFile: String? = nil) throws -> HTTP2ProviderClient {
+        try HTTP2ProviderClient(
+            baseURL: baseURL, caFile: caFile, connections: 1, connectTimeout: .seconds(5),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+    }
+
     /// A POST to the stand-in's APNs path for `token` without the APNs headers.
     private static func bareRequest(_ client: HTTP2ProviderClient, token: String = String(repeating: "ab", count: 32)) -> HPACKHeaders {
         var headers = client.postHeaders(path: "/3/device/" + token)
@@ -18,9 +25,7 @@ struct HTTP2ProviderClientTests {
     @Test("it speaks HTTP/2 over TLS trusting the CA file: the stand-in answers Apple's refusal for a request without a topic")
     func answersOverHTTP2() async throws {
         try await StandInFixture.with { fixture in
-            let client = try HTTP2ProviderClient(
-                baseURL: fixture.standIn.baseURL, caFile: fixture.caFile, connections: 1, connectTimeout: .seconds(5),
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let client = try Self.client(fixture.standIn.baseURL, caFile: fixture.caFile)
             // A loaded `make test` (every suite at once on two cores) once took over 10 s to answer.
             let outcome = await client.send(Self.bareRequest(client), body: ByteBuffer(string: "{}"), timeout: .seconds(60))
             await client.shutdown()
@@ -38,9 +43,7 @@ struct HTTP2ProviderClientTests {
     func concurrentStreams() async throws {
         let body = ByteBuffer(string: "{\"padding\":\"" + String(repeating: "x", count: 586) + "\"}")
         try await StandInFixture.with { fixture in
-            let client = try HTTP2ProviderClient(
-                baseURL: fixture.standIn.baseURL, caFile: fixture.caFile, connections: 1, connectTimeout: .seconds(5),
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let client = try Self.client(fixture.standIn.baseURL, caFile: fixture.caFile)
             let statuses = await withTaskGroup(of: Int?.self) { group in
                 for index in 0..<500 {
                     let token = String(format: "%064x", index)
@@ -64,9 +67,7 @@ struct HTTP2ProviderClientTests {
     @Test("a server that never answers: the request fails at its timeout, nothing hangs")
     func timesOut() async throws {
         try await RawServer.with(closeAtOnce: false) { server in
-            let client = try HTTP2ProviderClient(
-                baseURL: "https://127.0.0.1:\(server.port)", caFile: nil, connections: 1, connectTimeout: .seconds(5),
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let client = try Self.client("https://127.0.0.1:\(server.port)")
             let started = ContinuousClock.now
             let outcome = await client.send(Self.bareRequest(client), body: ByteBuffer(string: "{}"), timeout: .milliseconds(300))
             let waited = ContinuousClock.now - started
@@ -83,9 +84,7 @@ struct HTTP2ProviderClientTests {
     @Test("a connection the server closes fails its requests, and the next request opens a new one")
     func reconnects() async throws {
         try await RawServer.with(closeAtOnce: true) { server in
-            let client = try HTTP2ProviderClient(
-                baseURL: "https://127.0.0.1:\(server.port)", caFile: nil, connections: 1, connectTimeout: .seconds(5),
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
+            let client = try Self.client("https://127.0.0.1:\(server.port)")
             let first = await client.send(Self.bareRequest(client), body: ByteBuffer(string: "{}"), timeout: .seconds(10))
             let second = await client.send(Self.bareRequest(client), body: ByteBuffer(string: "{}"), timeout: .seconds(10))
             await client.shutdown()

@@ -42,6 +42,9 @@ struct StandInFixture {
         configuration.productionURL = standIn.baseURL
         configuration.developmentURL = standIn.baseURL
         configuration.caFile = caFile
+        // Room for a loaded `make test`: the stand-in answers from Swift tasks, which every
+        // suite at once on two cores once kept waiting past the default 10 s.
+        configuration.timeout = .seconds(60)
         configure(&configuration)
         let client = try APNsClient(
             credentials: try standIn.accounts.apnsCredentials(), configuration: configuration, logger: Logger(label: "apns"),

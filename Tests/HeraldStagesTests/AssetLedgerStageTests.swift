@@ -39,7 +39,7 @@ struct AssetLedgerStageTests {
             context: fixture.context(producer: producer, clock: { clock.now }), configuration: configuration)
     }
 
-    private func waitFor(_ what: String, timeout: Duration = .seconds(15), _ condition: () async throws -> Bool) async throws {
+    private func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
         if try await !Wait.until(timeout: timeout, condition) { Issue.record("timed out waiting for \(what)") }
     }
 
