@@ -3,6 +3,7 @@
 #   make test   builds and runs every test (embedded broker on 127.0.0.1 only)
 # `make bench` runs the benchmarks (release build); `make deps` installs system packages.
 
+SHELL        := /bin/bash
 SWIFT        ?= swift
 APT_PACKAGES := librdkafka-dev libicu-dev pkg-config libsqlite3-dev kcat
 HERALD_DEBUG := .build/debug/herald
@@ -32,9 +33,18 @@ build: deps
 
 test: test-swift test-cli validate-deploy validate-openapi check-api-live chaos-short
 
+## A crash of the test process prints one short report (the crashed thread, no registers),
+## and a failed run ends with its failures and crash messages, so that a log cut to its
+## head and tail still names them.
+TEST_BACKTRACE ?= enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=40
 test-swift: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	@SWIFT_BACKTRACE='$(TEST_BACKTRACE)' $(SWIFT) test 2>&1 | tee .build/swift-test.log; status=$${PIPESTATUS[0]}; \
+	if [ "$$status" -ne 0 ]; then \
+	  echo "== swift test exited with $$status; its failures and crash reports:"; \
+	  grep -E -A24 "Fatal error|crashed:$$" .build/swift-test.log | head -80; \
+	  grep -E "^✘ Test .*(recorded an issue|failed after)" .build/swift-test.log | head -40; \
+	fi; exit $$status
 
 ## The command-line tools against golden outputs (exit codes, stdout; files in Tests/CLIGolden).
 test-cli: deps

@@ -8,7 +8,7 @@ import Testing
 
 @testable import HeraldAPI
 
-@Suite("Server-sent notification stream", .timeLimit(.minutes(1)))
+@Suite("Server-sent notification stream", .timeLimit(.minutes(5)))
 struct EventStreamTests {
     typealias H = APITestHarness
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The same routes over a real socket (HummingbirdTesting `.live`): streaming bodies and
 /// early refusals behave on the wire as they do in the router tests.
-@Suite("API over a live HTTP server", .timeLimit(.minutes(1)))
+@Suite("API over a live HTTP server", .timeLimit(.minutes(5)))
 struct LiveServerTests {
     typealias H = APITestHarness
 

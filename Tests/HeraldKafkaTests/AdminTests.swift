@@ -4,7 +4,7 @@ import HeraldTestSupport
 import Logging
 import Testing
 
-@Suite("Admin and embedded cluster", .timeLimit(.minutes(2)))
+@Suite("Admin and embedded cluster", .timeLimit(.minutes(5)))
 struct AdminTests {
     @Test("topics lists partitions; ensureTopics keeps existing topics as they are")
     func ensureExistingTopics() async throws {

@@ -34,7 +34,7 @@ private final class Ledger: Sendable {
     var assignments: [String: Set<TopicPartition>] { state.withLock { $0.assignments } }
 }
 
-@Suite("Consumer groups", .timeLimit(.minutes(3)))
+@Suite("Consumer groups", .timeLimit(.minutes(5)))
 struct ConsumerGroupTests {
     /// Runs one group member until cancelled: process a batch, then store its offsets.
     private func member(_ name: String, _ consumer: KafkaConsumer, _ ledger: Ledger) async throws {

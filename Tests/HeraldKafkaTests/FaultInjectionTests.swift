@@ -3,7 +3,7 @@ import HeraldKafka
 import HeraldTestSupport
 import Testing
 
-@Suite("Fault injection on the embedded cluster", .timeLimit(.minutes(2)))
+@Suite("Fault injection on the embedded cluster", .timeLimit(.minutes(5)))
 struct FaultInjectionTests {
     @Test("with the broker down, sends wait; once it is back everything is delivered exactly once")
     func brokerDownThenUp() async throws {

@@ -3,7 +3,7 @@ import HeraldKafka
 import HeraldTestSupport
 import Testing
 
-@Suite("Key partitioner", .timeLimit(.minutes(1)))
+@Suite("Key partitioner", .timeLimit(.minutes(5)))
 struct KeyPartitionerTests {
     @Test("KeyPartitioner places every key where the producer's partitioner does")
     func agreesWithTheProducer() async throws {

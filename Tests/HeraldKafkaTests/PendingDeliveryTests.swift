@@ -4,7 +4,7 @@ import HeraldTestSupport
 import Testing
 
 /// `KafkaProducer.enqueue`: batches queued back to back, their deliveries awaited later.
-@Suite("Pending deliveries", .timeLimit(.minutes(2)))
+@Suite("Pending deliveries", .timeLimit(.minutes(5)))
 struct PendingDeliveryTests {
     @Test("batches enqueued before earlier ones are delivered keep their order per partition")
     func pipelinedBatchesKeepOrder() async throws {

@@ -3,7 +3,7 @@ import HeraldKafka
 import HeraldTestSupport
 import Testing
 
-@Suite("Per-message produce results", .timeLimit(.minutes(1)))
+@Suite("Per-message produce results", .timeLimit(.minutes(5)))
 struct PerMessageResultTests {
     @Test("sendAll: a message over message.max.bytes fails alone, as refused for itself; send throws a summary")
     func oversizeFailsAlone() async throws {

@@ -3,7 +3,7 @@ import HeraldKafka
 import HeraldTestSupport
 import Testing
 
-@Suite("Producer and consumer round trip", .timeLimit(.minutes(2)))
+@Suite("Producer and consumer round trip", .timeLimit(.minutes(5)))
 struct ProducerConsumerTests {
     @Test("a round trip keeps keys, values, headers and per-partition order")
     func roundTripKeepsKeyHeadersAndOrder() async throws {

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 @testable import HeraldKafka
 
-@Suite("Queue space signal", .timeLimit(.minutes(1)))
+@Suite("Queue space signal", .timeLimit(.minutes(5)))
 struct QueueSpaceSignalTests {
     @Test("a wait ends on a signal, or on its timeout when none comes")
     func endsOnSignalOrTimeout() async {

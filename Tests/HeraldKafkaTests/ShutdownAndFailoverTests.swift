@@ -10,7 +10,7 @@ import Glibc
 
 /// Consumer settings that bound failover, the cluster ID, and a close that never outlasts
 /// its timeout even when no broker answers.
-@Suite("Shutdown and failover", .timeLimit(.minutes(1)))
+@Suite("Shutdown and failover", .timeLimit(.minutes(5)))
 struct ShutdownAndFailoverTests {
     @Test("consumers render a 6 s session, 1 s heartbeats and no group.instance.id unless one is given")
     func failoverSettings() {

@@ -3,7 +3,7 @@ import HeraldKafka
 import HeraldTestSupport
 import Testing
 
-@Suite("Transactions", .timeLimit(.minutes(2)))
+@Suite("Transactions", .timeLimit(.minutes(5)))
 struct TransactionTests {
     @Test("a consume→produce hop commits its outputs and input offsets together")
     func commitPath() async throws {

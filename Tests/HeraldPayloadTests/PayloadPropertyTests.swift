@@ -7,7 +7,7 @@ import Testing
 /// Thousands of random notifications with huge and hostile values: the payload is always
 /// valid JSON within the limit, carries the notification ID, says when it was pruned, and
 /// the notification keeps everything.
-@Suite("Push payload: random notifications", .timeLimit(.minutes(3)))
+@Suite("Push payload: random notifications", .timeLimit(.minutes(5)))
 struct PayloadPropertyTests {
     static let pieces = [
         "a", "Z", "word ", "é", "e\u{301}", "👨‍👩‍👧‍👦", "🇫🇷", "🐦", "\"", "\\", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}",

@@ -6,7 +6,7 @@ import Testing
 
 /// The template path (``PayloadTemplates``) gives exactly what writing every payload
 /// directly gives: the same notification, push bytes, pruning and problems.
-@Suite("Push payload: templates", .timeLimit(.minutes(3)))
+@Suite("Push payload: templates", .timeLimit(.minutes(5)))
 struct PayloadTemplateTests {
     /// Composes `match` with and without templates and requires the same result or the same error.
     static func expectSame(

@@ -3,7 +3,7 @@ import Testing
 @testable import HeraldPredicate
 
 /// Random inputs never crash the lexer, parser, renderer, rule check or evaluator.
-@Suite("Fuzz: the parser never crashes", .timeLimit(.minutes(2)))
+@Suite("Fuzz: the parser never crashes", .timeLimit(.minutes(5)))
 struct FuzzTests {
     /// Parses and, when that succeeds, exercises everything downstream.
     func exercise(_ text: String, _ arguments: [PredicateArgument]) -> Bool {

@@ -4,7 +4,7 @@ import Testing
 @testable import HeraldPredicate
 
 /// Random syntax trees render to text that parses back to the same tree.
-@Suite("Random trees round-trip through the canonical form", .timeLimit(.minutes(2)))
+@Suite("Random trees round-trip through the canonical form", .timeLimit(.minutes(5)))
 struct RandomTreeTests {
     struct TreeGenerator {
         var rng: SeededGenerator

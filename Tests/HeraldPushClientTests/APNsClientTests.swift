@@ -5,7 +5,7 @@ import HeraldPushClient
 import Logging
 import Testing
 
-@Suite("APNs client against the stand-in", .timeLimit(.minutes(2)))
+@Suite("APNs client against the stand-in", .timeLimit(.minutes(5)))
 struct APNsClientTests {
     @Test("a push arrives with Apple's path, headers and payload, and is accepted with its apns-id")
     func delivers() async throws {

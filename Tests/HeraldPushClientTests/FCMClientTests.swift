@@ -4,7 +4,7 @@ import HeraldPush
 import HeraldPushClient
 import Testing
 
-@Suite("FCM client against the stand-in", .timeLimit(.minutes(2)))
+@Suite("FCM client against the stand-in", .timeLimit(.minutes(5)))
 struct FCMClientTests {
     @Test("an Android push is posted to the project's messages:send with a Bearer token from the grant")
     func deliversAndroid() async throws {
@@ -80,6 +80,7 @@ struct FCMClientTests {
             var configuration = FCMClient.Configuration()
             configuration.baseURL = fixture.standIn.baseURL
             configuration.caFile = fixture.caFile
+            configuration.timeout = StandInFixture.loadedTimeout
             let client = try FCMClient(
                 credentials: try stranger.fcmCredentials(tokenURL: fixture.standIn.tokenURL), configuration: configuration,
                 logger: .init(label: "fcm"))

@@ -6,7 +6,7 @@ import NIOPosix
 import Synchronization
 import Testing
 
-@Suite("HTTP/2 provider client", .timeLimit(.minutes(3)))
+@Suite("HTTP/2 provider client", .timeLimit(.minutes(5)))
 struct HTTP2ProviderClientTests {
     /// A one-connection client of `baseURL`.
     private static func client(_ baseURL: String, caFile: String? = nil) throws -> HTTP2ProviderClient {

@@ -4,7 +4,7 @@ import Foundation
 @testable import HeraldPushClient
 import Testing
 
-@Suite("Provider connections", .timeLimit(.minutes(1)))
+@Suite("Provider connections", .timeLimit(.minutes(5)))
 struct ProviderConnectionsTests {
     @Test("the clients' connections speak HTTP/2 (ALPN) over TLS trusting the CA file")
     func negotiatesHTTP2() async throws {

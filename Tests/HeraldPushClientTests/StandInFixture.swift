@@ -10,6 +10,11 @@ struct StandInFixture {
     /// One set of test keys for the whole run: RSA key generation takes a moment.
     static let accounts = Result { () throws(PushClientError) in try StandInAccounts() }
 
+    /// The clients' request timeout against the stand-in: room for a loaded `make test`.
+    /// The stand-in answers from Swift tasks, which every suite at once on two cores kept
+    /// waiting past the default 10 s (APNs in one run, FCM in CI's run of `6818ba5`).
+    static let loadedTimeout = Duration.seconds(60)
+
     let standIn: PushStandIn
     let caFile: String
     let clock: TestClock
@@ -42,9 +47,7 @@ struct StandInFixture {
         configuration.productionURL = standIn.baseURL
         configuration.developmentURL = standIn.baseURL
         configuration.caFile = caFile
-        // Room for a loaded `make test`: the stand-in answers from Swift tasks, which every
-        // suite at once on two cores once kept waiting past the default 10 s.
-        configuration.timeout = .seconds(60)
+        configuration.timeout = Self.loadedTimeout
         configure(&configuration)
         let client = try APNsClient(
             credentials: try standIn.accounts.apnsCredentials(), configuration: configuration, logger: Logger(label: "apns"),
@@ -57,6 +60,7 @@ struct StandInFixture {
         var configuration = FCMClient.Configuration()
         configuration.baseURL = standIn.baseURL
         configuration.caFile = caFile
+        configuration.timeout = Self.loadedTimeout
         let client = try FCMClient(
             credentials: try standIn.accounts.fcmCredentials(tokenURL: standIn.tokenURL), configuration: configuration,
             logger: Logger(label: "fcm"), now: { [clock] in clock.seconds })

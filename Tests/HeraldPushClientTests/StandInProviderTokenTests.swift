@@ -6,7 +6,7 @@ import Testing
 
 /// The stand-in verifies each distinct provider token once and remembers it: a token signed
 /// by another key is still refused, after a good one was accepted and remembered.
-@Suite("Stand-in provider-token checks", .timeLimit(.minutes(2)))
+@Suite("Stand-in provider-token checks", .timeLimit(.minutes(5)))
 struct StandInProviderTokenTests {
     @Test("a token signed with another key is refused as InvalidProviderToken, before and after a good one is remembered")
     func otherKeyRefused() async throws {
@@ -16,6 +16,7 @@ struct StandInProviderTokenTests {
             configuration.productionURL = fixture.standIn.baseURL
             configuration.developmentURL = fixture.standIn.baseURL
             configuration.caFile = fixture.caFile
+            configuration.timeout = StandInFixture.loadedTimeout
             let forged = try APNsClient(
                 credentials: try impostor.apnsCredentials(), configuration: configuration, logger: Logger(label: "forged"),
                 now: { [clock = fixture.clock] in clock.seconds })

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HeraldReader
 
-@Suite("Fetch connections of a file store", .timeLimit(.minutes(2)))
+@Suite("Fetch connections of a file store", .timeLimit(.minutes(5)))
 struct ReadConnectionsTests {
     typealias F = ReaderFixtures
 

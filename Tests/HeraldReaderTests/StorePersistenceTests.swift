@@ -6,7 +6,7 @@ import Testing
 
 @testable import HeraldReader
 
-@Suite("Store files: restart and concurrency", .timeLimit(.minutes(2)))
+@Suite("Store files: restart and concurrency", .timeLimit(.minutes(5)))
 struct StorePersistenceTests {
     typealias F = ReaderFixtures
 

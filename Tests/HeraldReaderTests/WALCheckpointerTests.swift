@@ -4,7 +4,7 @@ import Testing
 
 @testable import HeraldReader
 
-@Suite("Checkpoints of the store's log beside the writer", .timeLimit(.minutes(2)))
+@Suite("Checkpoints of the store's log beside the writer", .timeLimit(.minutes(5)))
 struct WALCheckpointerTests {
     typealias F = ReaderFixtures
 

@@ -8,7 +8,7 @@ import ServiceLifecycle
 import Testing
 
 /// The asset ledger stage on the embedded broker, with a virtual clock.
-@Suite("Asset ledger stage", .timeLimit(.minutes(2)))
+@Suite("Asset ledger stage", .timeLimit(.minutes(5)))
 struct AssetLedgerStageTests {
     private static let start: Int64 = 1_795_300_000_000
     private static let grace = Duration.seconds(3_600)

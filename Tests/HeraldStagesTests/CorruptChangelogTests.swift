@@ -6,7 +6,7 @@ import HeraldTestSupport
 import Synchronization
 import Testing
 
-@Suite("Corrupt changelog entries stop a restore", .timeLimit(.minutes(1)))
+@Suite("Corrupt changelog entries stop a restore", .timeLimit(.minutes(5)))
 struct CorruptChangelogTests {
     @Test("a compose-state entry that does not decode refuses the partition's restore instead of restarting the user at 1")
     func composeRefusesCorruptState() async throws {
@@ -49,7 +49,7 @@ private final class FlakyRestoreProcessor: StageProcessor {
     }
 }
 
-@Suite("A failed restore is retried", .timeLimit(.minutes(1)))
+@Suite("A failed restore is retried", .timeLimit(.minutes(5)))
 struct RestoreRetryTests {
     @Test("the runner retries a failed restore with back-off, then processes the partitions")
     func restoreIsRetried() async throws {

@@ -5,7 +5,7 @@ import HeraldStages
 import HeraldTestSupport
 import Testing
 
-@Suite("Dead letters list and replay", .timeLimit(.minutes(1)))
+@Suite("Dead letters list and replay", .timeLimit(.minutes(5)))
 struct DeadLetterArchiveTests {
     private func rejection(_ topic: String, offset: Int64, key: String, value: Data, code: String) -> Rejection {
         let message = ConsumedMessage(

@@ -9,7 +9,7 @@ import Testing
 
 /// Match → compose → reader in the process `herald run` builds (`HeraldApp.buildRuntime`),
 /// on the embedded broker, with its SQLite store.
-@Suite("Delivery pipeline", .timeLimit(.minutes(3)))
+@Suite("Delivery pipeline", .timeLimit(.minutes(5)))
 struct DeliveryPipelineTests {
     private let container = "iCloud.com.example.notes"
 

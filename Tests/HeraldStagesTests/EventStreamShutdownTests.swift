@@ -12,7 +12,7 @@ import Glibc
 /// Graceful shutdown of the process `herald run` builds ends the open event streams at
 /// once: the HTTP server's shutdown waits for the responses in progress, so a stream left
 /// open held the whole shutdown until its next heartbeat (15 s).
-@Suite("Graceful shutdown ends open event streams", .timeLimit(.minutes(2)))
+@Suite("Graceful shutdown ends open event streams", .timeLimit(.minutes(5)))
 struct EventStreamShutdownTests {
     /// A blocking HTTP/1.1 client on one loopback socket: the test must read the stream
     /// byte by byte as the server writes it, and see the server close it.

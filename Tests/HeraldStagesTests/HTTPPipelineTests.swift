@@ -11,7 +11,7 @@ import Testing
 /// match, compose and the reader, so the HTTP API too): a subscription PUT over HTTP goes to
 /// Kafka, the stages turn changes into notifications, and a client fetches them page by page
 /// from the runtime's HTTP server and resets its badge — all on the embedded broker.
-@Suite("HTTP pipeline", .timeLimit(.minutes(3)))
+@Suite("HTTP pipeline", .timeLimit(.minutes(5)))
 struct HTTPPipelineTests {
     private let container = "iCloud.com.example.notes"
 

@@ -4,7 +4,7 @@ import Logging
 import Testing
 
 /// The consumer settings the environment picks for a Kafka cluster and for the mock one.
-@Suite("Kafka environment", .timeLimit(.minutes(1)))
+@Suite("Kafka environment", .timeLimit(.minutes(5)))
 struct KafkaEnvironmentTests {
     @Test("a Kafka cluster keeps the 500 ms fetch wait; the embedded broker's consumers wait 10 ms")
     func fetchWaitPerCluster() throws {

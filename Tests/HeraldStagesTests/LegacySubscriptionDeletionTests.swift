@@ -8,7 +8,7 @@ import Testing
 
 /// Deleting over the API a subscription whose record is still under its old key: both keys
 /// are tombstoned, so reloading the topic does not bring it back.
-@Suite("Subscription deletion with an old-key record", .timeLimit(.minutes(1)))
+@Suite("Subscription deletion with an old-key record", .timeLimit(.minutes(5)))
 struct LegacySubscriptionDeletionTests {
     typealias F = SubscriptionFixtures
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The match stage as `herald run --stages match` builds it (`HeraldApp.buildRuntime`), on
 /// the embedded broker.
-@Suite("Match stage", .timeLimit(.minutes(2)))
+@Suite("Match stage", .timeLimit(.minutes(5)))
 struct MatchStageTests {
     private let container = "iCloud.com.example.notes"
 

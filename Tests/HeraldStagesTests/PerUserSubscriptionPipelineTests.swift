@@ -10,7 +10,7 @@ import Testing
 /// Subscription IDs are per user, end to end (the process `herald run` builds, over its HTTP
 /// server): two users save the same IDs over HTTP and each is notified of their own changes,
 /// with notification IDs of their own.
-@Suite("HTTP pipeline: subscription IDs per user", .timeLimit(.minutes(3)))
+@Suite("HTTP pipeline: subscription IDs per user", .timeLimit(.minutes(5)))
 struct PerUserSubscriptionPipelineTests {
     private static let container = "iCloud.com.example.notes"
 

@@ -71,7 +71,7 @@ private final class TallyProcessor: StageProcessor {
     }
 }
 
-@Suite("Pipelined stage runner", .timeLimit(.minutes(2)))
+@Suite("Pipelined stage runner", .timeLimit(.minutes(5)))
 struct PipelinedStageRunnerTests {
     /// Input: `perKey` messages of each of `k0`…`k4` (interleaved), then `extra` keys once each.
     private func produceInput(_ fixture: PipelineFixture, perKey: Int, extra: [String] = []) async throws -> [String: Int] {

@@ -9,7 +9,7 @@ import Testing
 /// Subscriptions saved while their owner's partition moves (a second match instance joins
 /// the group mid-save) end up loaded by the instance that holds that partition afterwards,
 /// and fire there (docs/ARCHITECTURE.md §9).
-@Suite("Match stage: saves during a rebalance", .timeLimit(.minutes(4)))
+@Suite("Match stage: saves during a rebalance", .timeLimit(.minutes(5)))
 struct PlacementRebalanceTests {
     private static let container = "iCloud.com.example.notes"
 

@@ -25,7 +25,7 @@ private struct PoisonProcessor: StageProcessor {
     }
 }
 
-@Suite("Poison input never stops a partition", .timeLimit(.minutes(2)))
+@Suite("Poison input never stops a partition", .timeLimit(.minutes(5)))
 struct PoisonInputTests {
     /// The stage's producer accepts at most this many bytes per message.
     static let stageLimit = 4_096

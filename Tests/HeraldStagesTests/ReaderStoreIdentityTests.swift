@@ -10,7 +10,7 @@ import Testing
 /// The reader never serves a store built from another cluster or partitioning, and a
 /// notification it cannot store fails readiness and counts — on the embedded broker. (And it
 /// checkpoints a file store's log beside its writer.)
-@Suite("Reader store identity", .timeLimit(.minutes(2)))
+@Suite("Reader store identity", .timeLimit(.minutes(5)))
 struct ReaderStoreIdentityTests {
     private let container = "iCloud.com.example.notes"
     private let signer = try! ChangeTokenSigner(keyString: String(repeating: "ab", count: 32))

@@ -12,7 +12,7 @@ private struct SilentService: Service, ReadinessReporting {
     func run() async throws {}
 }
 
-@Suite("Readiness registration", .timeLimit(.minutes(2)))
+@Suite("Readiness registration", .timeLimit(.minutes(5)))
 struct ReadinessRegistrationTests {
     @Test("conditions registered before start fail readiness until each service says it is ready")
     func registeredBeforeStart() {

@@ -9,7 +9,7 @@ import Testing
 /// Issue 11's scenario in small: many valid changes with one over the producer's
 /// `message.max.bytes` among them, read by both stages that consume `record-changes`, in
 /// the process `herald run` builds (`HeraldApp.buildRuntime`).
-@Suite("One dead letter per bad change across the match and assets stages", .timeLimit(.minutes(2)))
+@Suite("One dead letter per bad change across the match and assets stages", .timeLimit(.minutes(5)))
 struct SharedInputDeadLetterTests {
     private let container = "iCloud.com.example.notes"
 

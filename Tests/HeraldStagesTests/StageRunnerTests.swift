@@ -22,7 +22,7 @@ private struct ShoutProcessor: StageProcessor {
     }
 }
 
-@Suite("Stage runner", .timeLimit(.minutes(2)))
+@Suite("Stage runner", .timeLimit(.minutes(5)))
 struct StageRunnerTests {
     private func runStage(
         _ fixture: PipelineFixture, failures: Int = 0, until done: @escaping @Sendable () async throws -> Void
@@ -118,7 +118,7 @@ private final class TickingProcessor: StageProcessor {
     }
 }
 
-@Suite("Stage runner timers", .timeLimit(.minutes(1)))
+@Suite("Stage runner timers", .timeLimit(.minutes(5)))
 struct StageRunnerTickTests {
     @Test("ticks run on an idle input and their outputs are delivered before delivered([]) is called")
     func ticksRunWhileIdle() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// `herald subscriptions migrate` against the embedded broker: a topic written before
 /// per-user IDs is re-keyed by owner, once.
-@Suite("Subscription key migration", .timeLimit(.minutes(2)))
+@Suite("Subscription key migration", .timeLimit(.minutes(5)))
 struct SubscriptionKeyMigrationTests {
     typealias F = SubscriptionFixtures
 

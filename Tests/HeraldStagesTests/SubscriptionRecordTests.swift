@@ -9,7 +9,7 @@ import Testing
 /// The loaders prepare records (decode, compile) on every core ahead of filing them in the
 /// topic's order (`SubscriptionRecord`): the tables end up as when each record is applied as
 /// it comes.
-@Suite("Subscription records prepared ahead", .timeLimit(.minutes(2)))
+@Suite("Subscription records prepared ahead", .timeLimit(.minutes(5)))
 struct SubscriptionRecordTests {
     typealias F = SubscriptionFixtures
 

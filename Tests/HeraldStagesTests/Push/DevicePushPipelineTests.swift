@@ -10,7 +10,7 @@ import Testing
 /// The "done when": a user registers a device over HTTP, a record changes, and the
 /// push reaches the provider (here the in-memory transport) with the notification's APNs
 /// payload — match, compose, reader (the API) and push in the process `herald run` builds.
-@Suite("Device → push pipeline", .timeLimit(.minutes(3)))
+@Suite("Device → push pipeline", .timeLimit(.minutes(5)))
 struct DevicePushPipelineTests {
     private let container = PushMessages.container
 

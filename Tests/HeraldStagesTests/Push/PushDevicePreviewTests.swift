@@ -10,7 +10,7 @@ import Testing
 /// offsets, and a poll may hand over a user's notification before the registration that came
 /// before it. The registrations on `devices` are taken in on assignment, so the notification
 /// still finds its device (the chaos suite's push scenario lost such pushes before).
-@Suite("Push stage: registrations taken in on assignment", .timeLimit(.minutes(3)))
+@Suite("Push stage: registrations taken in on assignment", .timeLimit(.minutes(5)))
 struct PushDevicePreviewTests {
     @Test("a notification processed before its device's record (a replay) is still pushed; a removed device is not added")
     func notificationBeforeRegistration() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// The push stage as `herald run` builds it, against the stand-in: FCM end to end (the OAuth2
 /// grant, `message.apns` for an iOS app, `notification` + `data` for an Android app), a 403
 /// pausing the app with `/health/ready` naming it, and refusing to start without credentials.
-@Suite("Push providers through the runtime", .timeLimit(.minutes(3)))
+@Suite("Push providers through the runtime", .timeLimit(.minutes(5)))
 struct StandInProviderPipelineTests {
     private let bundleID = PushMessages.bundleID
 

@@ -14,7 +14,7 @@ import Testing
 /// token) with Apple's headers and the payload; a token the stand-in answers 410 is
 /// pruned. Match, compose, reader (the API) and push run as `herald run` builds them, the
 /// push stage's clients configured the way the flags configure them.
-@Suite("Device → push through the stand-in", .timeLimit(.minutes(3)))
+@Suite("Device → push through the stand-in", .timeLimit(.minutes(5)))
 struct StandInPushPipelineTests {
     private let container = PushMessages.container
     private let bundleID = PushMessages.bundleID
