@@ -23,7 +23,7 @@ struct SubscriptionRoutes: Sendable {
     @Sendable func list(_ request: Request, context: HeraldRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let database = try Self.database(context)
-        let owned = directory.subscriptions(container: caller.container, database: database, owner: caller.user)
+        let owned = try directory.subscriptions(container: caller.container, database: database, owner: caller.user)
             .filter { $0.ownerRecordName == caller.user && $0.container == caller.container && $0.database == database }
             .sorted { $0.subscriptionID < $1.subscriptionID }
         return try JSONBodies.response(.ok, SubscriptionList(subscriptions: owned))
@@ -83,7 +83,9 @@ struct SubscriptionRoutes: Sendable {
         let database = try Self.database(context)
         let id = try Self.subscriptionIDParameter(context)
         let key = Subscription.key(container: caller.container, database: database, owner: caller.user, id: id)
-        guard let subscription = directory.subscription(forKey: key), subscription.ownerRecordName == caller.user else {
+        let found: Subscription?
+        do { found = try directory.subscription(forKey: key) } catch { throw APIError.from(error) }
+        guard let subscription = found, subscription.ownerRecordName == caller.user else {
             throw APIError(.notFound, "no subscription '\(id)' in the \(database.rawValue) database")
         }
         return subscription

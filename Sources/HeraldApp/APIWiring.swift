@@ -11,7 +11,7 @@ extension StageFactory {
     /// routes to `router` and returns the services it needs besides the HTTP server — the
     /// schedule and device tables' followers and the stream closer.
     func makeAPI(
-        on router: Router<BasicRequestContext>, store: NotificationStore, table: SubscriptionTable, notifier: StreamNotifier
+        on router: Router<BasicRequestContext>, store: NotificationStore, directory: StoredSubscriptionDirectory, notifier: StreamNotifier
     ) async throws -> [any Service] {
         var services: [any Service] = []
         let schedules = ScheduleTable()
@@ -36,8 +36,8 @@ extension StageFactory {
         }
         let api = HeraldAPI(
             store: store, badges: StoreBadges(store: store),
-            publisher: KafkaHeraldPublisher(producer: context.producer, catalog: context.catalog, table: table, schedules: schedules),
-            directory: table, schedules: schedules, notifier: notifier, authenticator: authenticator,
+            publisher: KafkaHeraldPublisher(producer: context.producer, catalog: context.catalog, table: directory, schedules: schedules),
+            directory: directory, schedules: schedules, notifier: notifier, authenticator: authenticator,
             devices: KafkaDeviceRegistry(producer: context.producer, catalog: context.catalog, table: devices))
         api.addRoutes(to: router)
         return services

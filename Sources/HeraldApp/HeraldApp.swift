@@ -13,8 +13,8 @@ import ServiceLifecycle
 public enum HeraldApp {
     /// Ensures the catalog's topics, then builds every service of the configured stages —
     /// in dependency order: match (its subscription table), compose, schedule, assets, the
-    /// reader (its store), then the HTTP API over the store, with a table of every
-    /// subscription of its own (the match stage holds only its partitions'), and last the
+    /// reader (its store), then the HTTP API over the store, with a directory of every
+    /// subscription in SQLite (the match stage holds only its partitions'), and last the
     /// push stage with its provider clients (so a failing step never leaves them open).
     ///
     /// - Parameters:
@@ -61,14 +61,15 @@ public enum HeraldApp {
         router.add(middleware: ErrorBodyMiddleware())
         router.add(middleware: MetricsMiddleware())
         OperationsRoutes.add(to: router, readiness: readiness, registry: registry)
-        var table: SubscriptionTable?
+        var directory: StoredSubscriptionDirectory?
         if let store = reader?.store {
-            // The API lists and checks every user's subscriptions: it follows the whole topic,
-            // while the match stage holds only its partitions' (docs/ARCHITECTURE.md §9).
-            let (apiTable, loader) = try factory.subscriptionTable(consumer: "api-table")
+            // The API lists and checks every user's subscriptions: it files the whole topic in
+            // SQLite, holding none in memory, while the match stage holds only its partitions'
+            // (docs/ARCHITECTURE.md §9).
+            let (apiDirectory, loader) = try factory.subscriptionDirectory()
             services.append(loader)
-            table = apiTable
-            services += try await factory.makeAPI(on: router, store: store, table: apiTable, notifier: notifier)
+            directory = apiDirectory
+            services += try await factory.makeAPI(on: router, store: store, directory: apiDirectory, notifier: notifier)
         }
         // Last of the steps that can throw: the push stage opens provider clients (HTTP/2
         // connection pools), which nothing would close if a later step failed.
@@ -93,7 +94,7 @@ public enum HeraldApp {
         groupConfiguration.maximumGracefulShutdownDuration = deadline.gracefulShare
         return HeraldRuntime(
             environment: environment, catalog: catalog, producer: producer, readiness: readiness, stages: stages,
-            store: reader?.store, table: table, matchTable: match?.table, group: ServiceGroup(configuration: groupConfiguration),
+            store: reader?.store, directory: directory, matchTable: match?.table, group: ServiceGroup(configuration: groupConfiguration),
             deadline: deadline, listening: listening)
     }
 }

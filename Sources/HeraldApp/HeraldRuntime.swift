@@ -17,8 +17,8 @@ public struct HeraldRuntime: Sendable {
     public let stages: [HeraldStage]
     /// The reader's store, when the reader runs here.
     public let store: NotificationStore?
-    /// The API's subscription table (every subscription), when the API runs here.
-    public let table: SubscriptionTable?
+    /// The API's subscription directory (every subscription, in SQLite), when the API runs here.
+    public let directory: StoredSubscriptionDirectory?
     /// The match stage's subscriptions (those of its partitions), when it runs here.
     public let matchTable: PlacedSubscriptionTable?
     /// Runs every service; `triggerGracefulShutdown()` stops it (so do SIGTERM and SIGINT

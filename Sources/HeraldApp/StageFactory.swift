@@ -86,6 +86,22 @@ struct StageFactory {
         return ([loader, try runner(.match, processor)], table)
     }
 
+    /// The API's subscription directory, in SQLite in the data directory
+    /// (`subscriptions.sqlite`, next to the reader's `reader.sqlite`), and its loader.
+    /// The data directory must exist (`makeReader` creates it).
+    func subscriptionDirectory() throws -> (StoredSubscriptionDirectory, SubscriptionDirectoryLoader) {
+        let store: SubscriptionStore
+        do { store = try SubscriptionStore(path: "\(configuration.dataDirectory)/subscriptions.sqlite") } catch {
+            throw HeraldAppError(setting: .dataDirectory, reason: "cannot open the subscription directory: \(error)")
+        }
+        let directory = StoredSubscriptionDirectory(store: store, partitions: catalog.partitions)
+        let loader = try SubscriptionDirectoryLoader(
+            directory: directory, context: context,
+            // As the reader's store: the embedded broker's topics start empty each run.
+            clusterQualifier: environment.embeddedRunID.map { "embedded-\($0)" })
+        return (directory, loader)
+    }
+
     /// A subscription table filled from the whole `subscriptions` topic by its own loader.
     func subscriptionTable(consumer: String) throws -> (SubscriptionTable, SubscriptionTableLoader) {
         let table = SubscriptionTable(partitions: catalog.partitions)

@@ -60,11 +60,7 @@ public struct SubscriptionIndex: Sendable {
             other.key != prepared.key
                 && SubscriptionRules.definition(other.subscription) == SubscriptionRules.definition(subscription)
         }
-        if let other = duplicate?.subscription {
-            throw MatcherError(
-                code: .duplicateSubscription, reason: "subscription is duplicate of '\(other.subscriptionID)'",
-                subscriptionID: subscription.subscriptionID)
-        }
+        if let other = duplicate?.subscription { throw MatcherError.duplicate(subscription, of: other) }
         return (prepared, plan, hash)
     }
 

@@ -85,7 +85,7 @@ public struct SubscriptionRules: Sendable {
 
     /// The subscription's definition without its ID, to find duplicates of one owner.
     /// `firesOn` is a set (CloudKit's options are bits): its order is not part of it.
-    static func definition(_ subscription: Subscription) -> Subscription {
+    public static func definition(_ subscription: Subscription) -> Subscription {
         var copy = subscription
         copy.subscriptionID = ""
         copy.firesOn = Subscription.Event.allCases.filter(subscription.firesOn.contains)

@@ -8,8 +8,8 @@ import HeraldStages
 /// What the HTTP API writes, sent to Kafka: subscriptions and their tombstones to the
 /// compacted `subscriptions` topic, schedules and theirs to the compacted `schedules`
 /// topic, reads to `notification-reads`, badge resets to `badge-resets`, device locations
-/// to `locations` — each returning once the broker acknowledged it. The subscription table
-/// (when given) and the schedule table take a change at once, so a `GET` right after a
+/// to `locations` — each returning once the broker acknowledged it. The subscription copy
+/// (when given: the API's directory) and the schedule table take a change at once, so a `GET` right after a
 /// `PUT` or `POST` sees it (the table applies the same record again when it consumes it).
 ///
 /// Subscriptions and their tombstones go to the partition of their owner (their
@@ -20,13 +20,13 @@ import HeraldStages
 public struct KafkaHeraldPublisher: HeraldPublisher {
     public let producer: KafkaProducer
     public let catalog: TopicCatalog
-    public let table: SubscriptionTable?
+    public let table: (any SubscriptionCopy)?
     public let schedules: ScheduleTable?
 
     /// - Parameters:
-    ///   - table: the subscription table to update at once, if any.
+    ///   - table: the subscription copy to update at once, if any.
     ///   - schedules: the schedule table to update at once, if any.
-    public init(producer: KafkaProducer, catalog: TopicCatalog, table: SubscriptionTable?, schedules: ScheduleTable? = nil) {
+    public init(producer: KafkaProducer, catalog: TopicCatalog, table: (any SubscriptionCopy)?, schedules: ScheduleTable? = nil) {
         self.producer = producer
         self.catalog = catalog
         self.table = table
@@ -40,17 +40,18 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
         // Read-your-writes only: the record is on the topic now, and the table's follower
         // applies it from there (dead-lettering it if it could not), so a local failure
         // here loses nothing.
-        try? table?.apply(key: subscription.partitionKey, value: value)
+        try? table?.applyPublished(key: subscription.partitionKey, value: value)
     }
 
     /// Tombstones the subscription's key and, while the topic still holds a record of it under
     /// the key used before per-user IDs, that key too (or a reload would bring it back).
     public func deleteSubscription(_ subscription: Subscription) async throws {
-        let oldKey = table?.oldKey(of: subscription)
+        let oldKey = try table?.oldKey(of: subscription)
         try await send(TopicCatalog.subscriptions, partition: partition(of: subscription), key: subscription.partitionKey, value: nil)
         try await tombstoneUnplacedCopy(of: subscription)
         if let oldKey { try await send(TopicCatalog.subscriptions, key: oldKey, value: nil) }
-        table?.remove(key: subscription.partitionKey)
+        // The tombstones are on the topic: the copy deletes the row when it reads them anyway.
+        try? table?.removePublished(key: subscription.partitionKey)
     }
 
     public func publish(read: NotificationRead) async throws {

@@ -24,7 +24,7 @@ extension NotificationStore {
         try await reading("read offsets", Self.offsets(in:))
     }
 
-    @Sendable private static func offsets(in db: Database) throws -> [ConsumedOffset] {
+    @Sendable static func offsets(in db: Database) throws -> [ConsumedOffset] {
         try Row.fetchAll(db, sql: #"SELECT topic, "partition", nextOffset FROM consumedOffset ORDER BY topic, "partition""#)
             .map { ConsumedOffset(topic: $0["topic"], partition: $0["partition"], nextOffset: $0["nextOffset"]) }
     }

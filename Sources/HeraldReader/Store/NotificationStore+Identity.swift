@@ -43,13 +43,13 @@ extension NotificationStore {
         return StoreIdentity(clusterID: row["clusterID"], topics: topics)
     }
 
-    private static func save(_ clusterID: String, _ topics: String, in db: Database) throws {
+    static func save(_ clusterID: String, _ topics: String, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO \(StoreSchema.identity) (id, clusterID, topics) VALUES (1, ?, ?)",
             arguments: [clusterID, topics])
     }
 
-    private static func encode(_ topics: [String: Int32]) throws(ReaderError) -> String {
+    static func encode(_ topics: [String: Int32]) throws(ReaderError) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let data = try? encoder.encode(topics) else {

@@ -86,14 +86,15 @@ public final class SubscriptionTable: Sendable {
         do {
             try state.withLock { (state: inout State) throws(MatcherError) in
                 guard let oldKey else {
+                    var misplaced: Int32?
                     if let partition, let placement, placement.partition(of: subscription) != partition {
                         // A copy off its placement never replaces the placed record.
                         guard state.index.subscription(forKey: identity) == nil || state.misplaced[identity] != nil else { return }
-                        state.misplaced[identity] = partition
-                    } else {
-                        state.misplaced[identity] = nil
+                        misplaced = partition
                     }
+                    // Only once filed: a refused record (a duplicate) leaves the table unchanged.
                     try state.upsert(record.prepared(subscription, rules: rules))
+                    state.misplaced[identity] = misplaced
                     state.legacy.recordNewKey(identity)
                     return
                 }

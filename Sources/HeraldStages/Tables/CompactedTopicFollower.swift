@@ -107,16 +107,7 @@ public final class CompactedTopicFollower: Service, ReadinessReporting {
     }
 
     private func deadLetter(_ rejected: [Rejection]) async {
-        let letters = rejected.map {
-            DeadLetter.message(for: $0, stage: deadLetterStage, topic: deadLetterTopic, maxBytes: producer.maxMessageBytes)
-        }
-        do {
-            let delivered = try await delivery.deliver(letters)
-            metrics.deadLettered.increment(by: delivered.deadLetters)
-        } catch {
-            metrics.deadLettersUnwritable.increment(by: letters.count)
-            logger.critical("\(name): \(letters.count) dead letters not written: \(error)")
-        }
+        await delivery.deadLetter(rejected, stage: deadLetterStage, name: name)
     }
 
     private func becomeReady() {

@@ -28,7 +28,7 @@ struct DevicePushPipelineTests {
         let phone = PushMessages.apnsToken(42)
 
         try await fixture.withRuntime(configuration) { runtime in
-            let table = try #require(runtime.table)
+            let directory = try #require(runtime.directory)
             try await runtime.withHTTPClient { client in
                 let device = try await client.execute(
                     uri: "\(base)/devices/\(phone)", method: .put, headers: auth,
@@ -40,7 +40,7 @@ struct DevicePushPipelineTests {
                     uri: "\(base)/private/subscriptions/notes", method: .put, headers: auth,
                     body: ByteBuffer(string: #"{"subscriptionType": "query", "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"}, "firesOn": ["create"], "notificationInfo": {"alertBody": "New note"}}"#))
                 #expect(put.status == .ok)
-                let loaded = try await Wait.until(timeout: .seconds(60)) { table.isReady && table.count == 1 }
+                let loaded = try await Wait.until(timeout: .seconds(60)) { directory.isReady && (try? directory.count()) == 1 }
                 #expect(loaded)
                 // The push stage has the device before the change comes.
                 let group = HeraldStage.push.groupID(prefix: catalog.prefix)

@@ -52,7 +52,7 @@ struct StandInSetup {
 
 extension StandInSetup {
     /// Through the runtime's API as `_u1`: registers `devices` (token and registration
-    /// body), saves a query subscription on Notes, waits until the API's table holds it and
+    /// body), saves a query subscription on Notes, waits until the API's directory holds it and
     /// the push stage has taken in every registration, then produces one Note creation.
     static func registerAndCreateNote(
         _ devices: [(token: String, body: String)], fixture: PipelineFixture, runtime: HeraldRuntime, client: RuntimeHTTPClient
@@ -60,7 +60,7 @@ extension StandInSetup {
         let catalog = fixture.catalog
         let auth = try await RuntimeHTTPClient.headers(user: "_u1", container: PushMessages.container)
         let base = "/v1/containers/\(PushMessages.container)"
-        let table = try #require(runtime.table)
+        let directory = try #require(runtime.directory)
         for (token, body) in devices {
             let device = try await client.execute(uri: "\(base)/devices/\(token)", method: .put, headers: auth, body: ByteBuffer(string: body))
             #expect(device.status == .ok, "\(String(buffer: device.body))")
@@ -69,7 +69,7 @@ extension StandInSetup {
             uri: "\(base)/private/subscriptions/notes", method: .put, headers: auth,
             body: ByteBuffer(string: #"{"subscriptionType": "query", "query": {"recordType": "Note", "predicate": "TRUEPREDICATE"}, "firesOn": ["create"], "notificationInfo": {"alertBody": "New note"}}"#))
         #expect(put.status == .ok)
-        #expect(try await Wait.until(timeout: .seconds(60)) { table.isReady && table.count == 1 })
+        #expect(try await Wait.until(timeout: .seconds(60)) { directory.isReady && (try? directory.count()) == 1 })
         let group = HeraldStage.push.groupID(prefix: catalog.prefix)
         #expect(try await fixture.waitUntilCommitted(group: group, [catalog.name(TopicCatalog.devices)], timeout: .seconds(60)))
         let producer = try fixture.producer()

@@ -1,0 +1,4 @@
+import HeraldAPI
+import HeraldStages
+
+extension StoredSubscriptionDirectory: SubscriptionDirectory {}

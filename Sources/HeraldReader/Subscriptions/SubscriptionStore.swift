@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+
+/// The API's directory of every subscription, in SQLite (GRDB, WAL) in the instance's data
+/// directory: the compacted `subscriptions` topic as rows (`StoredSubscription`), with the
+/// consumed offsets saved in the same transaction as the rows and the identity of the
+/// cluster and topics they came from (`StoreIdentity`, as `NotificationStore` keeps it), so
+/// a restart resumes where it stopped and a store from another cluster is rebuilt. No
+/// instance holds every subscription in memory (docs/ARCHITECTURE.md §9): a read loads the
+/// rows it asks for.
+///
+/// Threading: `Sendable`, shared by the loader and the HTTP handlers. Writes are
+/// serialized; reads run beside them on a consistent snapshot. `read(_:)` and
+/// `writeNow(_:)` are synchronous — an index lookup of a few rows, for request handlers
+/// whose protocol is synchronous — the loader's batches use the asynchronous `write(offsets:_:)`.
+public final class SubscriptionStore: Sendable {
+    let database: any DatabaseWriter
+
+    /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and
+    /// migrates its schema. The directory must exist. `synchronous=NORMAL`: a power loss may
+    /// lose the last transactions, rows and offsets together, which the loader reads again.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`) when SQLite cannot open or migrate the file.
+    public convenience init(path: String) throws(ReaderError) {
+        var configuration = Configuration()
+        configuration.label = "herald.subscriptions"
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        do {
+            try self.init(database: try DatabasePool(path: path, configuration: configuration))
+        } catch {
+            throw ReaderError.wrapping(error, operation: "open \(path)")
+        }
+    }
+
+    /// A store in memory, gone when released: for tests and tools.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
+    public static func inMemory() throws(ReaderError) -> SubscriptionStore {
+        do {
+            return try SubscriptionStore(database: try DatabaseQueue())
+        } catch {
+            throw ReaderError.wrapping(error, operation: "open")
+        }
+    }
+
+    private init(database: any DatabaseWriter) throws(ReaderError) {
+        do {
+            try SubscriptionStoreSchema.migrator.migrate(database)
+        } catch {
+            throw ReaderError(.internalError, "cannot migrate the subscription store's schema: \(error)", operation: "open")
+        }
+        self.database = database
+    }
+
+    /// Runs `body` on a consistent snapshot of the rows, on the caller's thread.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`) for a database failure; an error of `body`
+    ///   of another type unchanged.
+    public func read<T>(_ operation: String, _ body: (SubscriptionRows) throws -> T) throws -> T {
+        do {
+            return try database.read { db in try body(SubscriptionRows(db: db)) }
+        } catch let error as DatabaseError {
+            throw ReaderError.wrapping(error, operation: operation)
+        }
+    }
+
+    /// Runs `body` in one write transaction on the caller's thread (a request's
+    /// read-your-writes update, saving no offset).
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`) for a database failure; an error of `body`
+    ///   of another type unchanged. Either way nothing was written.
+    public func writeNow<T>(_ operation: String, _ body: (SubscriptionRows) throws -> T) throws -> T {
+        do {
+            return try database.write { db in try body(SubscriptionRows(db: db)) }
+        } catch let error as DatabaseError {
+            throw ReaderError.wrapping(error, operation: operation)
+        }
+    }
+
+    /// Runs `body` and saves `offsets` (never moving one backwards) in ONE write transaction:
+    /// a consumed batch's rows and its positions are stored together or not at all.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`); then nothing was written and the batch may be retried.
+    public func write<T: Sendable>(
+        offsets: [ConsumedOffset], _ body: @escaping @Sendable (SubscriptionRows) throws -> T
+    ) async throws(ReaderError) -> T {
+        do {
+            return try await database.write { db in
+                let result = try body(SubscriptionRows(db: db))
+                let statement = try db.cachedStatement(sql: """
+                    INSERT INTO consumedOffset (topic, "partition", nextOffset) VALUES (?, ?, ?)
+                    ON CONFLICT (topic, "partition") DO UPDATE SET nextOffset = max(nextOffset, excluded.nextOffset)
+                    """)
+                for offset in offsets {
+                    try statement.execute(arguments: [offset.topic, offset.partition, offset.nextOffset])
+                }
+                return result
+            }
+        } catch {
+            throw ReaderError.wrapping(error, operation: "apply")
+        }
+    }
+
+    /// The saved offsets, sorted by topic and partition: where the loader resumes.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
+    public func offsets() async throws(ReaderError) -> [ConsumedOffset] {
+        do {
+            return try await database.read(NotificationStore.offsets(in:))
+        } catch {
+            throw ReaderError.wrapping(error, operation: "read offsets")
+        }
+    }
+
+    /// The identity recorded by `record(_:)` or `rebuild(as:)`, or `nil` when none was.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
+    public func identity() async throws(ReaderError) -> StoreIdentity? {
+        do {
+            return try await database.read(NotificationStore.identity(in:))
+        } catch {
+            throw ReaderError.wrapping(error, operation: "read identity")
+        }
+    }
+
+    /// Records the identity of the cluster and topics the rows come from, keeping every row.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`).
+    public func record(_ identity: StoreIdentity) async throws(ReaderError) {
+        let topics = try NotificationStore.encode(identity.topics)
+        do {
+            try await database.write { db in try NotificationStore.save(identity.clusterID, topics, in: db) }
+        } catch {
+            throw ReaderError.wrapping(error, operation: "record identity")
+        }
+    }
+
+    /// Empties the store — subscriptions, old keys and offsets — and records `identity`, in
+    /// one transaction: the loader then reads the topic from its beginning.
+    /// - Throws: `ReaderError` (`INTERNAL_ERROR`); then nothing changed.
+    public func rebuild(as identity: StoreIdentity) async throws(ReaderError) {
+        let topics = try NotificationStore.encode(identity.topics)
+        do {
+            try await database.write { db in
+                for table in [SubscriptionStoreSchema.subscription, SubscriptionStoreSchema.legacyKey, SubscriptionStoreSchema.consumedOffset] {
+                    try db.execute(sql: "DELETE FROM \(table)")
+                }
+                try NotificationStore.save(identity.clusterID, topics, in: db)
+            }
+        } catch {
+            throw ReaderError.wrapping(error, operation: "rebuild")
+        }
+    }
+
+    /// Closes the database; later calls fail with `INTERNAL_ERROR`.
+    /// - Throws: `ReaderError` when a connection is still in use.
+    public func close() throws(ReaderError) {
+        do {
+            try database.close()
+        } catch {
+            throw ReaderError.wrapping(error, operation: "close")
+        }
+    }
+}
