@@ -1,6 +1,7 @@
 import Foundation
 import HeraldKafka
 import HeraldModel
+import HeraldReader
 import HeraldStages
 import Logging
 
@@ -9,7 +10,12 @@ import Logging
 /// placement partition (as the API writes them), then read twice into fresh tables, the
 /// clock running from the loader's creation to the table's readiness:
 /// - by the match stage's `PlacedSubscriptionLoader`, one instance holding every partition;
-/// - by the `SubscriptionTableLoader` (the whole topic, as the API's table reads it).
+/// - by the `SubscriptionTableLoader` (the whole topic, into memory, as the API read it
+///   before its directory moved to SQLite);
+/// and, first, by the API's `SubscriptionDirectoryLoader` into a `SubscriptionStore` in a
+/// temporary directory (the whole topic, into SQLite), then again by a second loader on the
+/// same file (a restart, which resumes from the saved offsets). Resident memory is read
+/// before and after the directory's load and the whole table's (the table still held).
 ///
 /// The embedded broker (librdkafka's mock cluster) keeps only the last few megabytes of each
 /// partition, so the subscriptions are spread over one partition per 10,000.
@@ -19,6 +25,18 @@ struct SubscriptionLoadBenchmark {
         var seconds: Double
         /// CPU seconds of the whole process meanwhile (the embedded broker included).
         var cpuSeconds: Double
+        /// Resident memory after the load less before it (`/proc/self/statm`); 0 where unknown.
+        var residentBytes = 0
+    }
+
+    /// The four loads measured.
+    struct Loads: Sendable {
+        var placed: Load
+        var whole: Load
+        /// The API's directory in SQLite, from an empty store.
+        var directory: Load
+        /// The directory again on the same file: its time to readiness.
+        var directoryRestart: Load
     }
 
     let count: Int
@@ -26,9 +44,9 @@ struct SubscriptionLoadBenchmark {
 
     private var partitions: Int32 { Int32(max(1, (count + 9_999) / 10_000)) }
 
-    /// The match stage's load, then the whole table's.
+    /// The API directory's load and restart, then the match stage's load, then the whole table's.
     /// - Throws: `BenchmarkError` when a loader stops early or a table misses subscriptions.
-    func run() async throws -> (placed: Load, whole: Load) {
+    func run() async throws -> Loads {
         let environment = try KafkaEnvironment(embeddedBrokers: 1, logger: logger)
         let catalog = TopicCatalog(prefix: "load.", partitions: partitions)
         _ = try await environment.ensureTopics(catalog)
@@ -39,6 +57,7 @@ struct SubscriptionLoadBenchmark {
                 configuration: environment.consumerConfiguration(groupID: "load.\(purpose)", clientID: "bench-\(purpose)"),
                 logger: logger)
         }
+        let (directory, directoryRestart) = try await loadDirectory(context: context, environment: environment)
         let placedTable = PlacedSubscriptionTable(partitions: partitions)
         let placed = try await time { () async throws -> Void in
             placedTable.hold(0..<partitions)
@@ -48,16 +67,42 @@ struct SubscriptionLoadBenchmark {
         let placedCount = placedTable.count
         placedTable.release(0..<partitions)
         let table = SubscriptionTable()
-        let whole = try await time { () async throws -> Void in
+        let wholeBefore = MatcherBenchmark.residentBytes()
+        var whole = try await time { () async throws -> Void in
             let loader = try SubscriptionTableLoader(table: table, consumer: "match-subscriptions", context: context)
             try await Self.load({ try await loader.run() }) { await table.waitUntilReady() }
         }
+        whole.residentBytes = MatcherBenchmark.residentBytes() - wholeBefore
         await producer.close()
         withExtendedLifetime(environment) {}
         for (name, held) in [("match stage's", placedCount), ("whole", table.count)] where held != count {
             throw BenchmarkError("the \(name) subscription loader holds \(held) of \(count) subscriptions")
         }
-        return (placed, whole)
+        return Loads(placed: placed, whole: whole, directory: directory, directoryRestart: directoryRestart)
+    }
+
+    /// The API directory's load into a fresh SQLite file, then a restart's on the same file.
+    private func loadDirectory(context: StageContext, environment: KafkaEnvironment) async throws -> (Load, Load) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-directory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("subscriptions.sqlite").path
+        var loads: [Load] = []
+        for _ in 0..<2 {
+            let before = MatcherBenchmark.residentBytes()
+            let directory = StoredSubscriptionDirectory(store: try SubscriptionStore(path: path), partitions: partitions)
+            var load = try await time { () async throws -> Void in
+                let loader = try SubscriptionDirectoryLoader(
+                    directory: directory, context: context, clusterQualifier: environment.embeddedRunID)
+                try await Self.load({ try await loader.run() }) { await directory.waitUntilReady() }
+            }
+            load.residentBytes = MatcherBenchmark.residentBytes() - before
+            let held = try directory.count()
+            try directory.store.close()
+            if held != count { throw BenchmarkError("the API's subscription directory holds \(held) of \(count) subscriptions") }
+            loads.append(load)
+        }
+        return (loads[0], loads[1])
     }
 
     private func time(_ body: () async throws -> Void) async throws -> Load {

@@ -86,7 +86,11 @@ struct BenchmarkReportTests {
         let row = MatcherBenchmark.Row(
             subscriptions: 1_000, indexed: 10, withMessages: 5, scanned: nil, bytesPerSubscription: 900, matchesPerChange: 2)
         let json = try object(MatcherReport(rows: [row]))
-        for key in ["load_1m_seconds", "load_1m_cpu_seconds", "whole_load_1m_seconds", "whole_load_1m_cpu_seconds"] {
+        for key in [
+            "load_1m_seconds", "load_1m_cpu_seconds", "whole_load_1m_seconds", "whole_load_1m_cpu_seconds",
+            "directory_load_1m_seconds", "directory_load_1m_cpu_seconds", "directory_restart_seconds", "loaded_subscriptions",
+            "directory_rss_delta_bytes", "whole_rss_delta_bytes",
+        ] {
             #expect(json[key] is NSNull, "\(key)")
         }
         let rows = try #require(json["rows"] as? [[String: Any]])

@@ -14,10 +14,24 @@ public struct MatcherReport: BenchmarkReport {
     /// The same for the whole table (`SubscriptionTableLoader`, as the API reads the topic).
     public var wholeLoadMillionSeconds: Double?
     public var wholeLoadMillionCPUSeconds: Double?
+    /// The same for the API's directory in SQLite (`SubscriptionDirectoryLoader`, from an empty file).
+    public var directoryLoadMillionSeconds: Double?
+    public var directoryLoadMillionCPUSeconds: Double?
+    /// Seconds for a second directory loader on the same file to be ready (a restart: it
+    /// resumes from the saved offsets), not scaled.
+    public var directoryRestartSeconds: Double?
+    /// How many subscriptions were loaded (`--load-subscriptions`), and the resident memory
+    /// each load added (after less before, not scaled): the directory's and the whole table's.
+    public var loadedSubscriptions: Int?
+    public var directoryResidentBytes: Int?
+    public var wholeResidentBytes: Int?
 
     enum CodingKeys: String, CodingKey {
         case rows, loadMillionSeconds = "load_1m_seconds", loadMillionCPUSeconds = "load_1m_cpu_seconds"
         case wholeLoadMillionSeconds = "whole_load_1m_seconds", wholeLoadMillionCPUSeconds = "whole_load_1m_cpu_seconds"
+        case directoryLoadMillionSeconds = "directory_load_1m_seconds", directoryLoadMillionCPUSeconds = "directory_load_1m_cpu_seconds"
+        case directoryRestartSeconds = "directory_restart_seconds", loadedSubscriptions = "loaded_subscriptions"
+        case directoryResidentBytes = "directory_rss_delta_bytes", wholeResidentBytes = "whole_rss_delta_bytes"
     }
 
     /// A report of `rows`.
@@ -34,6 +48,12 @@ public struct MatcherReport: BenchmarkReport {
         try container.encode(loadMillionCPUSeconds, forKey: .loadMillionCPUSeconds)
         try container.encode(wholeLoadMillionSeconds, forKey: .wholeLoadMillionSeconds)
         try container.encode(wholeLoadMillionCPUSeconds, forKey: .wholeLoadMillionCPUSeconds)
+        try container.encode(directoryLoadMillionSeconds, forKey: .directoryLoadMillionSeconds)
+        try container.encode(directoryLoadMillionCPUSeconds, forKey: .directoryLoadMillionCPUSeconds)
+        try container.encode(directoryRestartSeconds, forKey: .directoryRestartSeconds)
+        try container.encode(loadedSubscriptions, forKey: .loadedSubscriptions)
+        try container.encode(directoryResidentBytes, forKey: .directoryResidentBytes)
+        try container.encode(wholeResidentBytes, forKey: .wholeResidentBytes)
     }
 
     public var table: String {
@@ -63,8 +83,18 @@ public struct MatcherReport: BenchmarkReport {
         }
         if let wholeLoadMillionSeconds, let wholeLoadMillionCPUSeconds {
             lines.append(String(
-                format: "Loading them into the whole table (as the API does): %.1f s (%.1f CPU s)", wholeLoadMillionSeconds,
+                format: "Loading them into the whole table in memory (as the API did before its directory in SQLite): %.1f s (%.1f CPU s)", wholeLoadMillionSeconds,
                 wholeLoadMillionCPUSeconds))
+        }
+        if let directoryLoadMillionSeconds, let directoryLoadMillionCPUSeconds, let directoryRestartSeconds {
+            lines.append(String(
+                format: "Loading them into the API's directory in SQLite: %.1f s (%.1f CPU s); ready again after a restart in %.2f s",
+                directoryLoadMillionSeconds, directoryLoadMillionCPUSeconds, directoryRestartSeconds))
+        }
+        if let loadedSubscriptions, let directoryResidentBytes, let wholeResidentBytes {
+            lines.append(String(
+                format: "Resident memory added by loading %d subscriptions: directory %.1f MB, whole table %.1f MB",
+                loadedSubscriptions, Double(directoryResidentBytes) / 1e6, Double(wholeResidentBytes) / 1e6))
         }
         return lines.joined(separator: "\n")
     }
@@ -84,12 +114,18 @@ extension MatcherBenchmark {
     public func report(sizes: [Int], load: Int, logger: Logger) async throws -> MatcherReport {
         var report = try report(sizes: sizes)
         if load > 0 {
-            let (placed, whole) = try await SubscriptionLoadBenchmark(count: load, logger: logger).run()
+            let loads = try await SubscriptionLoadBenchmark(count: load, logger: logger).run()
             let scale = 1_000_000 / Double(load)
-            report.loadMillionSeconds = placed.seconds * scale
-            report.loadMillionCPUSeconds = placed.cpuSeconds * scale
-            report.wholeLoadMillionSeconds = whole.seconds * scale
-            report.wholeLoadMillionCPUSeconds = whole.cpuSeconds * scale
+            report.loadMillionSeconds = loads.placed.seconds * scale
+            report.loadMillionCPUSeconds = loads.placed.cpuSeconds * scale
+            report.wholeLoadMillionSeconds = loads.whole.seconds * scale
+            report.wholeLoadMillionCPUSeconds = loads.whole.cpuSeconds * scale
+            report.directoryLoadMillionSeconds = loads.directory.seconds * scale
+            report.directoryLoadMillionCPUSeconds = loads.directory.cpuSeconds * scale
+            report.directoryRestartSeconds = loads.directoryRestart.seconds
+            report.loadedSubscriptions = load
+            report.directoryResidentBytes = loads.directory.residentBytes
+            report.wholeResidentBytes = loads.whole.residentBytes
         }
         return report
     }
