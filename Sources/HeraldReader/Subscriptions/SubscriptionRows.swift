@@ -13,6 +13,13 @@ public struct SubscriptionRows {
         return try Row.fetchOne(statement, arguments: [key]).map(Self.stored)
     }
 
+    /// Where the row of identity `key` came from — its misplaced partition and old key —
+    /// without reading its value (filing asks this of every record); `nil`: no row.
+    public func origin(ofKey key: String) throws -> (misplacedPartition: Int32?, oldKey: String?)? {
+        let statement = try db.cachedStatement(sql: "SELECT misplacedPartition, oldKey FROM subscription WHERE key = ?")
+        return try Row.fetchOne(statement, arguments: [key]).map { ($0["misplacedPartition"], $0["oldKey"]) }
+    }
+
     /// The rows of one owner's scope, in any order.
     public func subscriptions(owner: String) throws -> [StoredSubscription] {
         let statement = try db.cachedStatement(sql: "SELECT * FROM subscription WHERE owner = ?")

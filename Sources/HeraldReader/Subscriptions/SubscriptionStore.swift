@@ -24,7 +24,12 @@ public final class SubscriptionStore: Sendable {
         var configuration = Configuration()
         configuration.label = "herald.subscriptions"
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // The writer keeps 16 MB of pages (SQLite's default is 2 MB): filing a million
+            // keys in hash order touches pages all over the indexes. Bounded, whatever the count.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -16000") }
+        }
         do {
             try self.init(database: try DatabasePool(path: path, configuration: configuration))
         } catch {

@@ -25,8 +25,8 @@ public final class StoredSubscriptionDirectory: Sendable {
     }
 
     /// Decodes and prepares a record for `apply(_:offsets:)` (any thread).
-    public func prepare(key: String?, value: Data?) -> SubscriptionRecord {
-        SubscriptionRecord(key: key, value: value, rules: filing.rules)
+    public func prepare(key: String?, value: Data?) -> DirectoryRecord {
+        DirectoryRecord(SubscriptionRecord(key: key, value: value, rules: filing.rules))
     }
 
     /// Files prepared records in their order, each with the partition it was read on, and
@@ -34,7 +34,7 @@ public final class StoredSubscriptionDirectory: Sendable {
     /// - Returns: why each refused record was refused, by its position in `records`.
     /// - Throws: `ReaderError` when the database fails; then nothing was filed.
     public func apply(
-        _ records: [(record: SubscriptionRecord, partition: Int32?)], offsets: [ConsumedOffset]
+        _ records: [(record: DirectoryRecord, partition: Int32?)], offsets: [ConsumedOffset]
     ) async throws(ReaderError) -> [Int: Rejection.Reason] {
         let filing = filing
         return try await store.write(offsets: offsets) { rows in

@@ -70,12 +70,18 @@ public final class SubscriptionDirectoryLoader: Service, ReadinessReporting {
         }
         logger.info("\(Self.name): filing \(topic) into the subscription directory", metadata: [
             "resumed partitions": .stringConvertible(saved.count)])
+        // The previous batch's filing, still running while the next batch is prepared (on
+        // every core): filing is serial, in the store's writer, and this overlaps the two.
+        var filing: Task<Void, any Error>?
         for await event in consumer.events.cancelOnGracefulShutdown() {
             switch event {
             case .messages(let batch):
-                try await apply(batch)
+                let (messages, records) = await prepare(batch)
+                try await filing?.value
+                filing = Task { try await self.file(records, of: messages) }
                 catchUp.advance(past: batch)
                 if !ready && catchUp.isComplete {
+                    try await filing?.value
                     ready = true
                     becomeReady()
                 }
@@ -85,6 +91,7 @@ public final class SubscriptionDirectoryLoader: Service, ReadinessReporting {
                 continue
             }
         }
+        try await filing?.value
         await consumer.close()
     }
 
@@ -94,17 +101,22 @@ public final class SubscriptionDirectoryLoader: Service, ReadinessReporting {
         logger.info("\(Self.name): subscription directory caught up with \(topic)")
     }
 
-    /// Prepares the batch on every core, files it with its offsets (retried until the store
-    /// takes it), then dead-letters what the directory refused.
-    private func apply(_ batch: [ConsumedMessage]) async throws {
+    /// Decodes, checks and compiles the batch's subscriptions on every core (`ParallelBatch`).
+    private func prepare(_ batch: [ConsumedMessage]) async -> ([ConsumedMessage], [(record: DirectoryRecord, partition: Int32?)]) {
         let messages = batch.filter { $0.topic == topic }
         read.add(messages.count, ordering: .relaxed)
-        var records: [(record: SubscriptionRecord, partition: Int32?)] = []
+        var records: [(record: DirectoryRecord, partition: Int32?)] = []
         records.reserveCapacity(messages.count)
         let directory = directory
         await ParallelBatch().forEach(messages, map: { directory.prepare(key: $0.keyString, value: $0.value) }) { offset, record in
             records.append((record, messages[offset].partition))
         }
+        return (messages, records)
+    }
+
+    /// Files prepared records with their offsets (retried until the store takes them), then
+    /// dead-letters what the directory refused.
+    private func file(_ records: [(record: DirectoryRecord, partition: Int32?)], of messages: [ConsumedMessage]) async throws {
         var next: [TopicPartition: Int64] = [:]
         for message in messages { next[message.topicPartition] = max(next[message.topicPartition] ?? 0, message.offset + 1) }
         let offsets = next.map { ConsumedOffset(topic: $0.key.topic, partition: $0.key.partition, nextOffset: $0.value) }

@@ -19,8 +19,8 @@ struct SubscriptionFiling: Sendable {
     /// Files one record read on `partition` (`nil`: its placement partition).
     /// - Throws: `Rejection.Reason` for an undecodable or invalid record (the rows are
     ///   unchanged); any other error is the database's.
-    func apply(_ record: SubscriptionRecord, partition: Int32?, rows: SubscriptionRows) throws {
-        let key = record.key
+    func apply(_ prepared: DirectoryRecord, partition: Int32?, rows: SubscriptionRows) throws {
+        let (record, key) = (prepared.record, prepared.record.key)
         guard let subscription = try record.subscription() else {
             guard let key else { throw Rejection.Reason.invalid("a tombstone without a key") }
             try tombstone(key, partition: partition, rows: rows)
@@ -33,7 +33,7 @@ struct SubscriptionFiling: Sendable {
                 "key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(subscription.legacyPartitionKey)')")
         }
         do {
-            let existing = try rows.subscription(forKey: identity)
+            let existing = try rows.origin(ofKey: identity)
             guard let oldKey else {
                 var misplaced: Int32?
                 if let partition, let placement, placement.partition(of: subscription) != partition {
@@ -41,17 +41,17 @@ struct SubscriptionFiling: Sendable {
                     guard existing == nil || existing?.misplacedPartition != nil else { return }
                     misplaced = partition
                 }
-                try save(record, subscription, identity: identity, misplaced: misplaced, oldKey: nil, rows: rows)
+                try save(prepared, subscription, identity: identity, misplaced: misplaced, oldKey: nil, rows: rows)
                 return
             }
             let previous = try rows.identity(ofOldKey: oldKey)
             var previousHeld = false
-            if let previous, previous != identity { previousHeld = try rows.subscription(forKey: previous)?.oldKey == oldKey }
+            if let previous, previous != identity { previousHeld = try rows.origin(ofKey: previous)?.oldKey == oldKey }
             if existing != nil, existing?.oldKey == nil {
                 // The identity has a record under its own key, which wins.
                 if let previous, previousHeld { try rows.clearOldKey(of: previous) }
             } else {
-                try save(record, subscription, identity: identity, misplaced: existing?.misplacedPartition, oldKey: oldKey, rows: rows)
+                try save(prepared, subscription, identity: identity, misplaced: existing?.misplacedPartition, oldKey: oldKey, rows: rows)
                 if let previous, previousHeld { try rows.delete(key: previous) }
             }
             try rows.record(oldKey: oldKey, identity: identity)
@@ -68,7 +68,7 @@ struct SubscriptionFiling: Sendable {
     private func tombstone(_ key: String, partition: Int32?, rows: SubscriptionRows) throws {
         if let identity = try rows.identity(ofOldKey: key) {
             try rows.forget(oldKey: key)
-            if try rows.subscription(forKey: identity)?.oldKey == key { try rows.delete(key: identity) }
+            if try rows.origin(ofKey: identity)?.oldKey == key { try rows.delete(key: identity) }
             return
         }
         guard let current = try rows.subscription(forKey: key) else { return }
@@ -85,11 +85,12 @@ struct SubscriptionFiling: Sendable {
 
     /// Checks the rules and the owner's other subscriptions, then writes the row.
     private func save(
-        _ record: SubscriptionRecord, _ subscription: Subscription, identity: String, misplaced: Int32?, oldKey: String?,
+        _ prepared: DirectoryRecord, _ subscription: Subscription, identity: String, misplaced: Int32?, oldKey: String?,
         rows: SubscriptionRows
     ) throws {
+        let record = prepared.record
         _ = try record.prepared(subscription, rules: rules)
-        let definition = try Self.definitionDigest(subscription)
+        let definition = try prepared.definition ?? Self.definitionDigest(subscription)
         try checkDuplicates(subscription, identity: identity, definition: definition, rows: rows)
         let value = try record.value ?? WireCodec().encode(subscription)
         try rows.save(StoredSubscription(
