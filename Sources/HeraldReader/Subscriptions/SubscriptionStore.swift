@@ -29,6 +29,8 @@ public final class SubscriptionStore: Sendable {
             // The writer keeps 16 MB of pages (SQLite's default is 2 MB): filing a million
             // keys in hash order touches pages all over the indexes. Bounded, whatever the count.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -16000") }
+            // Checkpoints belong to a `WALCheckpointer` (the loader runs one); this is the backstop.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(NotificationStore.writerCheckpointPages)")
         }
         do {
             try self.init(database: try DatabasePool(path: path, configuration: configuration))
@@ -148,6 +150,13 @@ public final class SubscriptionStore: Sendable {
         } catch {
             throw ReaderError.wrapping(error, operation: "rebuild")
         }
+    }
+
+    /// A checkpointer of this store's log, to run beside the writer (as the reader's store
+    /// has: a checkpoint syncs to disk, which the writer then never waits for); `nil` in memory.
+    public func makeCheckpointer() -> WALCheckpointer? {
+        guard let pool = database as? DatabasePool else { return nil }
+        return WALCheckpointer(path: pool.path)
     }
 
     /// Closes the database; later calls fail with `INTERNAL_ERROR`.

@@ -70,6 +70,10 @@ public final class SubscriptionDirectoryLoader: Service, ReadinessReporting {
         }
         logger.info("\(Self.name): filing \(topic) into the subscription directory", metadata: [
             "resumed partitions": .stringConvertible(saved.count)])
+        let checkpoints = directory.store.makeCheckpointer().map { checkpointer in
+            Task { await checkpointer.checkpointRegularly(every: ReaderService.checkpointInterval, logger: logger) }
+        }
+        defer { checkpoints?.cancel() }
         // The previous batch's filing, still running while the next batch is prepared (on
         // every core): filing is serial, in the store's writer, and this overlaps the two.
         var filing: Task<Void, any Error>?

@@ -93,7 +93,7 @@ public final class ReaderService: Service, ReadinessReporting {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.pruneRegularly() }
             if let checkpointer = store.makeCheckpointer() {
-                group.addTask { await self.checkpointRegularly(checkpointer) }
+                group.addTask { await checkpointer.checkpointRegularly(every: Self.checkpointInterval, logger: self.logger) }
             }
             for await event in consumer.events.cancelOnGracefulShutdown() {
                 switch event {
@@ -214,27 +214,6 @@ public final class ReaderService: Service, ReadinessReporting {
             }
         } catch {
             throw .undecodable("\(error)")
-        }
-    }
-
-    /// Checkpoints the store's log every `checkpointInterval` beside the batches being
-    /// applied, so that the writer never stops to (`WALCheckpointer`). A failure is logged
-    /// and the next round tries again (the writer's own checkpoint is the backstop).
-    private func checkpointRegularly(_ checkpointer: WALCheckpointer) async {
-        defer { checkpointer.close() }
-        var failing = false
-        while !Task.isCancelled {
-            try? await Task.sleep(for: Self.checkpointInterval)
-            if Task.isCancelled { return }
-            do {
-                // Skipped (the writer's own checkpoint held the lock) is neither a failure nor a recovery.
-                guard try await !checkpointer.checkpoint().skipped else { continue }
-                if failing { logger.info("store checkpoints work again") }
-                failing = false
-            } catch {
-                if !failing { logger.warning("store checkpoint failed (the writer checkpoints itself as a backstop): \(error)") }
-                failing = true
-            }
         }
     }
 
