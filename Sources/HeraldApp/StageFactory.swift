@@ -102,12 +102,6 @@ struct StageFactory {
         return (directory, loader)
     }
 
-    /// A subscription table filled from the whole `subscriptions` topic by its own loader.
-    func subscriptionTable(consumer: String) throws -> (SubscriptionTable, SubscriptionTableLoader) {
-        let table = SubscriptionTable(partitions: catalog.partitions)
-        return (table, try SubscriptionTableLoader(table: table, consumer: consumer, context: context))
-    }
-
     /// A stage's runner: its group's consumer, its producer and its configuration.
     func runner<Processor: StageProcessor>(_ stage: HeraldStage, _ processor: Processor) throws -> StageRunner<Processor> {
         var settings = StageConfiguration(stage, catalog: catalog)

@@ -11,7 +11,8 @@ public struct MatcherReport: BenchmarkReport {
     public var loadMillionSeconds: Double?
     /// CPU seconds of the process (all threads, the embedded broker included) meanwhile.
     public var loadMillionCPUSeconds: Double?
-    /// The same for the whole table (`SubscriptionTableLoader`, as the API reads the topic).
+    /// The same for the whole table in memory (`SubscriptionTableLoader`, as the API read the
+    /// topic before its directory in SQLite).
     public var wholeLoadMillionSeconds: Double?
     public var wholeLoadMillionCPUSeconds: Double?
     /// The same for the API's directory in SQLite (`SubscriptionDirectoryLoader`, from an empty file).

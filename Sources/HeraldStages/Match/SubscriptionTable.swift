@@ -4,11 +4,12 @@ import HeraldMatcher
 import HeraldModel
 import Synchronization
 
-/// Every subscription, for the API (lists, the 64 limit) and tools: a copy of the whole
-/// compacted `subscriptions` topic, keyed by identity (`Subscription.partitionKey`:
+/// Every subscription in memory, for tools, tests and the benchmarks' baseline: a copy of the
+/// whole compacted `subscriptions` topic, keyed by identity (`Subscription.partitionKey`:
 /// container, database, owner, ID). Records under the keys used before per-user IDs are read
 /// too (`LegacySubscriptionKeys`). (The match stage holds only its partitions':
-/// `PlacedSubscriptionTable`.)
+/// `PlacedSubscriptionTable`; the API keeps every subscription in SQLite,
+/// `StoredSubscriptionDirectory`, which files records by this table's rules.)
 ///
 /// With `partitions`, the table knows placement (docs/ARCHITECTURE.md §9): a record on its
 /// placement partition wins over a copy of the same key on another partition (written before

@@ -3,8 +3,8 @@ import HeraldKafka
 import Logging
 import ServiceLifecycle
 
-/// Reads the whole compacted `subscriptions` topic into a `SubscriptionTable` on every
-/// instance (a `CompactedTopicFollower`: all partitions, from the beginning, no consumer
+/// Reads the whole compacted `subscriptions` topic into a `SubscriptionTable` on the
+/// instance that runs it (a `CompactedTopicFollower`: all partitions, from the beginning, no consumer
 /// group), marks the table ready once it reached the end offsets seen at start, then keeps
 /// following new subscriptions.
 ///
