@@ -23,9 +23,9 @@ struct SubscriptionDirectoryParityTests {
     }
 
     /// What applying a record did: "ok", or the refusal's code and reason.
-    private static func outcome(_ body: () throws -> Void) -> String {
+    private static func outcome(_ body: () async throws -> Void) async -> String {
         do {
-            try body()
+            try await body()
             return "ok"
         } catch let reason as Rejection.Reason {
             return "\(reason)"
@@ -37,7 +37,7 @@ struct SubscriptionDirectoryParityTests {
     }
 
     @Test("random records, tombstones, old keys, misplaced copies and duplicates: both file alike", arguments: 0..<4)
-    func filesAlike(seed: UInt64) throws {
+    func filesAlike(seed: UInt64) async throws {
         var random = SeededGenerator(seed: seed)
         let table = SubscriptionTable(partitions: 3)
         let directory = StoredSubscriptionDirectory(store: try SubscriptionStore.inMemory(), partitions: 3)
@@ -55,13 +55,13 @@ struct SubscriptionDirectoryParityTests {
             let key = oldKey ? subscription.legacyPartitionKey : subscription.partitionKey
             let value = Int.random(in: 0..<4, using: &random) == 0 ? nil : try codec.encode(subscription)
             let partition = Int32.random(in: 0..<3, using: &random)
-            let inMemory = Self.outcome { try table.apply(key: key, value: value, partition: partition) }
-            let stored = Self.outcome { try directory.apply(key: key, value: value, partition: partition) }
+            let inMemory = await Self.outcome { try table.apply(key: key, value: value, partition: partition) }
+            let stored = await Self.outcome { try await directory.apply(key: key, value: value, partition: partition) }
             #expect(stored == inMemory, "step \(step): \(key)")
             if inMemory != "ok" { refused += 1 }
             if Int.random(in: 0..<10, using: &random) == 0 {
                 table.remove(key: subscription.partitionKey)
-                try directory.remove(key: subscription.partitionKey)
+                try await directory.remove(key: subscription.partitionKey)
             }
             let (mine, theirs) = (try directory.subscription(forKey: subscription.partitionKey), table.subscription(forKey: subscription.partitionKey))
             #expect(mine == theirs, "step \(step): \(key) \(value == nil ? "tombstone" : "record") on \(partition)")
@@ -69,7 +69,8 @@ struct SubscriptionDirectoryParityTests {
             let candidate = Self.subscription(
                 "v\(Int.random(in: 0..<6, using: &random))", owner: owner, database: database,
                 priority: Int.random(in: 0..<5, using: &random), events: [.create, .update])
-            #expect(Self.outcome { try directory.validate(candidate) } == Self.outcome { try table.validate(candidate) })
+            let (validated, checked) = (await Self.outcome { try directory.validate(candidate) }, await Self.outcome { try table.validate(candidate) })
+            #expect(validated == checked)
             for owner in Self.owners {
                 for database in [DatabaseScope.public, .private] {
                     #expect(
@@ -83,17 +84,17 @@ struct SubscriptionDirectoryParityTests {
     }
 
     @Test("validate: a duplicate of the owner's names it; a replacement, another owner or other events are no duplicate")
-    func validateDuplicates() throws {
+    func validateDuplicates() async throws {
         let directory = StoredSubscriptionDirectory(store: try SubscriptionStore.inMemory())
         let first = Self.subscription("first", owner: "_u1", database: .private, priority: 3, events: [.create, .update])
-        try directory.apply(key: first.partitionKey, value: try WireCodec().encode(first))
+        try await directory.apply(key: first.partitionKey, value: try WireCodec().encode(first))
         var copy = first
         copy.subscriptionID = "copy"
         copy.firesOn = [.update, .create]
         #expect(throws: MatcherError.duplicate(copy, of: first)) { try directory.validate(copy) }
         let value = try WireCodec().encode(copy)
-        #expect(Self.outcome { try directory.apply(key: copy.partitionKey, value: value) }
-            == "DUPLICATE_SUBSCRIPTION: subscription is duplicate of 'first'")
+        let refused = await Self.outcome { try await directory.apply(key: copy.partitionKey, value: value) }
+        #expect(refused == "DUPLICATE_SUBSCRIPTION: subscription is duplicate of 'first'")
         try directory.validate(first)
         var theirs = copy
         theirs.ownerRecordName = "_u2"

@@ -40,7 +40,7 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
         // Read-your-writes only: the record is on the topic now, and the table's follower
         // applies it from there (dead-lettering it if it could not), so a local failure
         // here loses nothing.
-        try? table?.applyPublished(key: subscription.partitionKey, value: value)
+        try? await table?.applyPublished(key: subscription.partitionKey, value: value)
     }
 
     /// Tombstones the subscription's key and, while the topic still holds a record of it under
@@ -51,7 +51,7 @@ public struct KafkaHeraldPublisher: HeraldPublisher {
         try await tombstoneUnplacedCopy(of: subscription)
         if let oldKey { try await send(TopicCatalog.subscriptions, key: oldKey, value: nil) }
         // The tombstones are on the topic: the copy deletes the row when it reads them anyway.
-        try? table?.removePublished(key: subscription.partitionKey)
+        try? await table?.removePublished(key: subscription.partitionKey)
     }
 
     public func publish(read: NotificationRead) async throws {

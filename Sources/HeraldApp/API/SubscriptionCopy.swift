@@ -8,16 +8,16 @@ import HeraldStages
 public protocol SubscriptionCopy: Sendable {
     /// Files a record just written to the topic, as read on its placement partition.
     /// - Throws: what the copy refuses or its store's failure (the topic has the record anyway).
-    func applyPublished(key: String, value: Data) throws
+    func applyPublished(key: String, value: Data) async throws
     /// Removes a subscription just tombstoned, by identity.
-    func removePublished(key: String) throws
+    func removePublished(key: String) async throws
     /// The key before per-user IDs under which `subscription` still has a record on the topic, if any.
     func oldKey(of subscription: Subscription) throws -> String?
 }
 
 extension StoredSubscriptionDirectory: SubscriptionCopy {
-    public func applyPublished(key: String, value: Data) throws { try apply(key: key, value: value) }
-    public func removePublished(key: String) throws { try remove(key: key) }
+    public func applyPublished(key: String, value: Data) async throws { try await apply(key: key, value: value) }
+    public func removePublished(key: String) async throws { try await remove(key: key) }
 }
 
 extension SubscriptionTable: SubscriptionCopy {

@@ -10,9 +10,10 @@ import GRDB
 /// rows it asks for.
 ///
 /// Threading: `Sendable`, shared by the loader and the HTTP handlers. Writes are
-/// serialized; reads run beside them on a consistent snapshot. `read(_:)` and
-/// `writeNow(_:)` are synchronous — an index lookup of a few rows, for request handlers
-/// whose protocol is synchronous — the loader's batches use the asynchronous `write(offsets:_:)`.
+/// serialized and awaited (`write(_:offsets:_:)`); reads run beside them on a consistent
+/// snapshot, synchronously on the caller's thread (`read(_:_:)`: an index lookup of a few
+/// rows, which in WAL mode never waits for the writer, for request handlers whose protocol is
+/// synchronous).
 public final class SubscriptionStore: Sendable {
     let database: any DatabaseWriter
 
@@ -69,24 +70,15 @@ public final class SubscriptionStore: Sendable {
         }
     }
 
-    /// Runs `body` in one write transaction on the caller's thread (a request's
-    /// read-your-writes update, saving no offset).
+    /// Runs `body` and saves `offsets` (never moving one backwards) in ONE write transaction
+    /// on the store's writer (the caller awaits it without blocking a thread): a consumed
+    /// batch's rows and its positions are stored together or not at all; a request's
+    /// read-your-writes update saves none.
     /// - Throws: `ReaderError` (`INTERNAL_ERROR`) for a database failure; an error of `body`
     ///   of another type unchanged. Either way nothing was written.
-    public func writeNow<T>(_ operation: String, _ body: (SubscriptionRows) throws -> T) throws -> T {
-        do {
-            return try database.write { db in try body(SubscriptionRows(db: db)) }
-        } catch let error as DatabaseError {
-            throw ReaderError.wrapping(error, operation: operation)
-        }
-    }
-
-    /// Runs `body` and saves `offsets` (never moving one backwards) in ONE write transaction:
-    /// a consumed batch's rows and its positions are stored together or not at all.
-    /// - Throws: `ReaderError` (`INTERNAL_ERROR`); then nothing was written and the batch may be retried.
     public func write<T: Sendable>(
-        offsets: [ConsumedOffset], _ body: @escaping @Sendable (SubscriptionRows) throws -> T
-    ) async throws(ReaderError) -> T {
+        _ operation: String, offsets: [ConsumedOffset] = [], _ body: @escaping @Sendable (SubscriptionRows) throws -> T
+    ) async throws -> T {
         do {
             return try await database.write { db in
                 let result = try body(SubscriptionRows(db: db))
@@ -99,8 +91,10 @@ public final class SubscriptionStore: Sendable {
                 }
                 return result
             }
-        } catch {
-            throw ReaderError.wrapping(error, operation: "apply")
+        } catch let error as DatabaseError {
+            throw ReaderError.wrapping(error, operation: operation)
+        } catch is CancellationError {
+            throw ReaderError.wrapping(CancellationError(), operation: operation)
         }
     }
 

@@ -10,8 +10,9 @@ import HeraldReader
 /// Memory does not grow with the number of subscriptions: a lookup decodes one row, a list
 /// its owner's rows, and `validate` compiles only the subscription it checks.
 ///
-/// Threading: `Sendable`; reads and the publisher's read-your-writes updates run
-/// synchronously on the caller's thread (an indexed lookup of a few rows).
+/// Threading: `Sendable`; reads run synchronously on the caller's thread (an indexed lookup
+/// of a few rows); writes — the loader's batches, the publisher's read-your-writes updates —
+/// are awaited on the store's writer.
 public final class StoredSubscriptionDirectory: Sendable {
     public let store: SubscriptionStore
     let filing: SubscriptionFiling
@@ -35,9 +36,9 @@ public final class StoredSubscriptionDirectory: Sendable {
     /// - Throws: `ReaderError` when the database fails; then nothing was filed.
     public func apply(
         _ records: [(record: DirectoryRecord, partition: Int32?)], offsets: [ConsumedOffset]
-    ) async throws(ReaderError) -> [Int: Rejection.Reason] {
+    ) async throws -> [Int: Rejection.Reason] {
         let filing = filing
-        return try await store.write(offsets: offsets) { rows in
+        return try await store.write("apply", offsets: offsets) { rows in
             var refused: [Int: Rejection.Reason] = [:]
             for (position, (record, partition)) in records.enumerated() {
                 do {
@@ -54,16 +55,16 @@ public final class StoredSubscriptionDirectory: Sendable {
     /// placement partition; the loader files the same record again when it reads it).
     /// - Parameter partition: where it was read; `nil`: on its placement partition.
     /// - Throws: `Rejection.Reason` for a record the directory refuses; `ReaderError` when the database fails.
-    public func apply(key: String?, value: Data?, partition: Int32? = nil) throws {
+    public func apply(key: String?, value: Data?, partition: Int32? = nil) async throws {
         let record = prepare(key: key, value: value)
         let filing = filing
-        try store.writeNow("apply") { rows in try filing.apply(record, partition: partition, rows: rows) }
+        try await store.write("apply") { rows in try filing.apply(record, partition: partition, rows: rows) }
     }
 
     /// Removes a subscription by identity at once (an API deletion, ahead of its tombstones).
     /// - Throws: `ReaderError` when the database fails.
-    public func remove(key: String) throws {
-        try store.writeNow("remove") { rows in try rows.delete(key: key) }
+    public func remove(key: String) async throws {
+        try await store.write("remove") { rows in try rows.delete(key: key) }
     }
 
     /// The key before per-user IDs under which `subscription` still has a record on the topic
