@@ -27,7 +27,7 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         var catchUp: CatchUp?
     }
 
-    /// The readiness condition and log prefix (the API's own table follows as `subscriptions`).
+    /// The readiness condition and log prefix (the API's directory follows as `subscriptions`).
     private let name = "match.subscriptions"
     private let table: PlacedSubscriptionTable
     private let consumer: KafkaConsumer
