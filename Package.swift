@@ -255,7 +255,9 @@ let package = Package(
         .testTarget(name: "HeraldDeliveryTests", dependencies: ["HeraldDelivery", "HeraldPayload", "HeraldModel"]),
         .testTarget(name: "HeraldSchedulerTests", dependencies: ["HeraldScheduler", "HeraldModel", "HeraldTestSupport"]),
         .testTarget(name: "HeraldAssetsTests", dependencies: ["HeraldAssets", "HeraldModel"]),
-        .testTarget(name: "HeraldBenchmarksTests", dependencies: ["HeraldBenchmarks"]),
+        .testTarget(
+            name: "HeraldBenchmarksTests",
+            dependencies: ["HeraldBenchmarks", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "HeraldReaderTests",
             dependencies: [

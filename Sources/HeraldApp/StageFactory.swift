@@ -14,22 +14,26 @@ struct StageFactory {
     let configuration: HeraldConfiguration
     /// What every stage, follower and the reader share.
     let context: StageContext
+    /// The clients made while the runtime is built, closed if building fails.
+    let clients: BuildClients
 
     /// The context of a process's stages: its consumers outside any group (they assign
     /// partitions themselves) are named `<prefix><purpose>-<instance>`, unique per instance.
-    /// - Parameter producer: the process's shared producer.
+    /// - Parameters:
+    ///   - producer: the process's shared producer.
+    ///   - clients: notes the consumers made while the runtime is built.
     static func context(
         environment: KafkaEnvironment, catalog: TopicCatalog, configuration: HeraldConfiguration, readiness: Readiness,
-        logger: Logger, producer: KafkaProducer
+        logger: Logger, producer: KafkaProducer, clients: BuildClients
     ) -> StageContext {
         let instanceID = configuration.instanceID
         return StageContext(
             catalog: catalog, producer: producer, readiness: readiness, logger: logger, clock: configuration.clock
         ) { purpose in
-            try KafkaConsumer(
+            clients.consumer(try KafkaConsumer(
                 configuration: environment.consumerConfiguration(
                     groupID: "\(catalog.prefix)\(purpose)-\(instanceID)", clientID: "herald-\(purpose)-\(instanceID)"),
-                logger: logger)
+                logger: logger))
         }
     }
 
@@ -116,7 +120,7 @@ struct StageFactory {
         guard configuration.exactlyOnce else { return nil }
         var settings = environment.producerConfiguration(clientID: "herald-\(stage.rawValue)-\(instanceID)")
         settings.transactionalID = "\(catalog.prefix)\(stage.rawValue)-\(instanceID)"
-        return try KafkaProducer(configuration: settings, logger: logger)
+        return clients.producer(try KafkaProducer(configuration: settings, logger: logger))
     }
 
     /// A consumer of the stage's group; a static member (`group.instance.id`) when the
@@ -127,6 +131,6 @@ struct StageFactory {
         settings.groupInstanceID = configuration.staticInstanceID
         // A crash can repeat the pushes of the batch in hand: the push stage takes smaller ones.
         if stage == .push { settings.maxBatchSize = configuration.push.settings.maxBatchSize }
-        return try KafkaConsumer(configuration: settings, logger: logger)
+        return clients.consumer(try KafkaConsumer(configuration: settings, logger: logger))
     }
 }

@@ -5,19 +5,33 @@ import HeraldPushClient
 import Logging
 import NIOCore
 
-/// `herald bench push`: pushes per second and send→acknowledgement latency through
-/// `APNsClient` against the local stand-in on loopback (HTTP/2 over TLS, provider-token
-/// auth checked on every request), next to the same requests posted ready-made over the same
-/// HTTP/2 transport (the baseline: what the stand-in and the HTTP stack cost alone).
+/// `herald bench push`: pushes per second and latency from a notification on the
+/// `notifications` topic, through the push stage as `herald run --stages push` wires it, to
+/// the local stand-in's acknowledgement (`PushStageRun`; what issue 15 measures), next to
+/// the client level — `APNsClient` sending ready `PushRequest`s — and the baseline, the same
+/// requests posted ready-made over the same HTTP/2 transport (what the stand-in and the
+/// HTTP stack cost alone). All against the stand-in on loopback (HTTP/2 over TLS,
+/// provider-token auth checked on every request), in this process.
 ///
-/// Three loads: the baseline and the client each closed-loop with `concurrency` pushes in
-/// flight (pushes/s), then the client paced at half its own rate (p50/p99 at that rate).
-/// The stand-in runs in this process, so it shares the machine's cores with the client.
+/// Client level: the baseline and the client each closed-loop with `concurrency` pushes in
+/// flight (pushes/s), then the client paced at half its own rate (p50/p99 from each push's
+/// planned start). Stage level: maximum rate, then paced at half of it (p50/p99 from each
+/// notification's produce to the stand-in's answer to its push).
 public struct PushBenchmark: Sendable {
     public var pushes: Int
     public var concurrency: Int
     public var connections: Int
     public var pacedSeconds: Int
+    /// Notifications of the stage-level maximum-rate phase; 0: no stage-level run.
+    public var notifications = 50_000
+    /// Recipients of the stage-level run's notifications.
+    public var users = 1_000
+    /// Devices registered per recipient (pushes per notification).
+    public var devicesPerUser = 1
+    /// Partitions of the stage-level run's topics.
+    public var partitions: Int32 = 6
+    /// Notifications per second of the stage-level paced phase; nil: half the maximum's pushes/s.
+    public var pacedRate: Double?
     public var logger: Logger
 
     /// - Parameters:
@@ -33,12 +47,18 @@ public struct PushBenchmark: Sendable {
         self.logger = logger
     }
 
-    /// Runs the three loads and reports.
-    /// - Throws: `BenchmarkError` when the stand-in cannot start or most pushes fail.
+    /// Runs the client-level loads, then the stage-level run, and reports.
+    /// - Throws: `BenchmarkError` when the stand-in cannot start, most pushes fail, or the
+    ///   push stage does not push every notification.
     public func report() async throws -> PushReport {
+        let acknowledgements = PushAcknowledgements()
         var standInConfiguration = PushStandIn.Configuration()
         standInConfiguration.recordLimit = 0
         standInConfiguration.recordBodies = false
+        standInConfiguration.onAnswer = { push in
+            guard push.path.hasPrefix("/3/device/") else { return }
+            acknowledgements.answered(push.headers["apns-id"], status: push.status, at: .now)
+        }
         let accounts: StandInAccounts
         let standIn: PushStandIn
         do {
@@ -66,8 +86,28 @@ public struct PushBenchmark: Sendable {
         let result = await measure(client: client, baseline: baseline)
         await client.shutdown()
         await baseline.shutdown()
-        await standIn.stop()
-        return try result.get()
+        guard case .success(var report) = result, notifications > 0 else {
+            await standIn.stop()
+            return try result.get()
+        }
+        do {
+            let stage = try await PushStageRun(
+                settings: stageSettings, standIn: standIn, caFile: caFile, acknowledgements: acknowledgements, logger: logger
+            ).run()
+            await standIn.stop()
+            report.add(stage, settings: stageSettings)
+            return report
+        } catch {
+            await standIn.stop()
+            throw error
+        }
+    }
+
+    private var stageSettings: PushStageRun.Settings {
+        var settings = PushStageRun.Settings()
+        (settings.notifications, settings.users, settings.devicesPerUser) = (notifications, users, devicesPerUser)
+        (settings.partitions, settings.pacedRate, settings.pacedSeconds) = (partitions, pacedRate, Double(pacedSeconds))
+        return settings
     }
 
     private func measure(client: APNsClient, baseline: PushBaseline) async -> Result<PushReport, BenchmarkError> {

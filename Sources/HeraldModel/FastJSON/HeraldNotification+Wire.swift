@@ -74,7 +74,7 @@ extension HeraldNotification: WireEncodable {
 
 extension APNsPush {
     /// Writes the push as the synthesized `encode(to:)` does, keys in byte order.
-    func write(to writer: inout JSONWriter) throws(ModelError) {
+    public func write(to writer: inout JSONWriter) throws(ModelError) {
         writer.beginObject()
         writer.member("collapseID", collapseID)
         if let encodedPayload {

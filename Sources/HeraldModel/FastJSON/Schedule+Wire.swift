@@ -57,13 +57,7 @@ extension Schedule: WireDecodable {
             }
             return Int(badge)
         }
-        userInfo = try c.present("userInfo").map { (node) throws(ModelError) -> [String: JSONValue] in
-            let json = try c.within("userInfo") { () throws(ModelError) in try document.jsonValue(node) }
-            guard case .object(let members) = json else {
-                throw ModelError(.typeMismatch, "expected an object but found \(document.foundDescription(node))", path: "userInfo")
-            }
-            return members
-        }
+        userInfo = try c.optionalObject("userInfo")
         if let userInfo { try Self.validatePropertyList(.object(userInfo), at: [WireKey("userInfo")]) }
         createdAt = try c.nonNegativeIfPresent("createdAt")
     }

@@ -22,6 +22,10 @@ public final class PushStandIn: Sendable {
         public var recordLimit = 100_000
         /// Whether records keep the body. Default true.
         public var recordBodies = true
+        /// Told of every request as soon as its answer is decided (before the answer is
+        /// written), recorded or not: what `herald bench push` times acknowledgements with.
+        /// Called on the stand-in's tasks, so it must be quick. Default: none.
+        public var onAnswer: (@Sendable (RecordedPush) -> Void)?
 
         /// The defaults above.
         public init() {}
@@ -65,7 +69,8 @@ public final class PushStandIn: Sendable {
             throw PushClientError(.standInFailed, "the accounts' public keys are unusable: \(error)", source: "stand-in accounts")
         }
         let state = StandInState(recordLimit: configuration.recordLimit, recordBodies: configuration.recordBodies)
-        let responder = StandInResponder(state: state, accounts: accounts, apnsKeys: apnsKeys, fcmKeys: fcmKeys, now: now)
+        let responder = StandInResponder(
+            state: state, accounts: accounts, apnsKeys: apnsKeys, fcmKeys: fcmKeys, now: now, onAnswer: configuration.onAnswer)
         let address = "\(configuration.host):\(configuration.port)"
         let server: StandInServer
         do {

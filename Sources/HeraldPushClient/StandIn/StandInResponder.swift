@@ -20,6 +20,8 @@ struct StandInResponder: Sendable {
     let apnsKeys: JWTKeyCollection
     let fcmKeys: JWTKeyCollection
     let now: @Sendable () -> Int64
+    /// Told of every request and its answer (`PushStandIn.Configuration.onAnswer`).
+    let onAnswer: (@Sendable (RecordedPush) -> Void)?
 
     /// Answers one request (lower-case header names) and records it with its answer.
     func answer(method: String, path: String, headers: [String: String], body: [UInt8]) async -> Answer {
@@ -33,8 +35,10 @@ struct StandInResponder: Sendable {
         } else {
             answer = Self.apnsRefusal(404, "BadPath")
         }
-        state.record(
-            RecordedPush(method: method, path: path, headers: headers, body: body, status: answer.status, reason: answer.reason))
+        let recorded = RecordedPush(
+            method: method, path: path, headers: headers, body: body, status: answer.status, reason: answer.reason)
+        state.record(recorded)
+        onAnswer?(recorded)
         return answer
     }
 
