@@ -16,6 +16,12 @@ struct PushStageLoad {
     static let sendsInFlight = 64
     /// Notifications per send of the maximum-rate phase.
     static let chunk = 500
+    /// Notifications per partition produced and not yet answered, at most, in the warm-up
+    /// and maximum-rate phases: the embedded broker keeps only the newest ~5 MB of a
+    /// partition, and a backlog of ~1.3 KB notifications past that is dropped under the
+    /// push stage's consumer (a run of 50,000 on 6 partitions once lost some that way).
+    /// 1,500 (~2 MB) still keeps the stage busy for over a second.
+    static let outstandingPerPartition = 1_500
 
     let settings: PushStageRun.Settings
     let producer: KafkaProducer
@@ -33,7 +39,8 @@ struct PushStageLoad {
         return try await finish("warm-up", since: start)
     }
 
-    /// `settings.notifications` notifications, produced in chunks with `sendsInFlight` sends at once.
+    /// `settings.notifications` notifications, produced in chunks with `sendsInFlight` sends
+    /// at once, at most `outstandingPerPartition` per partition ahead of the answers.
     func maximum() async throws -> PushAcknowledgements.Phase {
         let first = min(settings.users, 10_000)
         let messages = try compose(first..<(first + settings.notifications))
@@ -73,14 +80,21 @@ struct PushStageLoad {
         return try await finish("paced", since: start)
     }
 
-    /// Produces `messages` in chunks, `sendsInFlight` at once.
+    /// Produces `messages` in chunks, `sendsInFlight` at once, and no further ahead of the
+    /// stand-in's answers than `outstandingPerPartition` per partition.
     private func produce(_ messages: [Notification]) async throws {
+        let outstanding = Self.outstandingPerPartition * Int(settings.partitions) * settings.devicesPerUser
         try await withThrowingTaskGroup(of: Void.self) { sends in
             var inFlight = 0
             for start in stride(from: 0, to: messages.count, by: Self.chunk) {
                 if inFlight >= Self.sendsInFlight {
                     try await sends.next()
                     inFlight -= 1
+                }
+                while true {
+                    let progress = acknowledgements.progress
+                    if progress.expected - progress.answered < outstanding { break }
+                    try await Task.sleep(for: .milliseconds(1))
                 }
                 let batch = messages[start..<min(start + Self.chunk, messages.count)]
                 sends.addTask { try await send(batch) }
