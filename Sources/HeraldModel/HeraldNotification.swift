@@ -139,28 +139,33 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
     }
 
     private func requireKeys(_ c: KeyedDecodingContainer<CodingKeys>) throws {
-        func require(_ present: Bool, _ key: CodingKeys) throws {
-            guard present else {
-                throw c.error(.missingValue, "a \(notificationType.rawValue) notification needs \(key.stringValue)", at: key)
-            }
-        }
+        guard let key = missingRequiredCodingKey else { return }
+        throw c.error(.missingValue, "a \(notificationType.rawValue) notification needs \(key.rawValue)", at: key)
+    }
+
+    /// The first member a notification of its type needs and does not have, if any: checked
+    /// after every member is read, by this decoder and the wire reader (`init(wire:at:)`).
+    var missingRequiredKey: String? { missingRequiredCodingKey?.rawValue }
+
+    private var missingRequiredCodingKey: CodingKeys? {
         switch notificationType {
         case .query:
-            try require(subscriptionID != nil, .subscriptionID)
-            try require(queryNotificationReason != nil, .queryNotificationReason)
-            try require(recordID != nil, .recordID)
-            try require(databaseScope != nil, .databaseScope)
+            if subscriptionID == nil { return .subscriptionID }
+            if queryNotificationReason == nil { return .queryNotificationReason }
+            if recordID == nil { return .recordID }
+            if databaseScope == nil { return .databaseScope }
         case .recordZone:
-            try require(subscriptionID != nil, .subscriptionID)
-            try require(recordZoneID != nil, .recordZoneID)
+            if subscriptionID == nil { return .subscriptionID }
+            if recordZoneID == nil { return .recordZoneID }
         case .database:
-            try require(subscriptionID != nil, .subscriptionID)
-            try require(databaseScope != nil, .databaseScope)
+            if subscriptionID == nil { return .subscriptionID }
+            if databaseScope == nil { return .databaseScope }
         case .scheduled:
-            try require(scheduleID != nil, .scheduleID)
-            try require(fireDate != nil, .fireDate)
+            if scheduleID == nil { return .scheduleID }
+            if fireDate == nil { return .fireDate }
         case .readNotification:
             break
         }
+        return nil
     }
 }

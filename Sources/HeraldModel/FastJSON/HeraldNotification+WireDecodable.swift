@@ -50,31 +50,10 @@ extension HeraldNotification: WireDecodable {
         try checkRequiredKeys()
     }
 
-    /// The members a notification of its type needs (`requireKeys` of the Codable path).
+    /// The members a notification of its type needs, as the Codable path checks them.
     private func checkRequiredKeys() throws(ModelError) {
-        func require(_ present: Bool, _ key: String) throws(ModelError) {
-            guard present else {
-                throw ModelError(.missingValue, "a \(notificationType.rawValue) notification needs \(key)", path: key)
-            }
-        }
-        switch notificationType {
-        case .query:
-            try require(subscriptionID != nil, "subscriptionID")
-            try require(queryNotificationReason != nil, "queryNotificationReason")
-            try require(recordID != nil, "recordID")
-            try require(databaseScope != nil, "databaseScope")
-        case .recordZone:
-            try require(subscriptionID != nil, "subscriptionID")
-            try require(recordZoneID != nil, "recordZoneID")
-        case .database:
-            try require(subscriptionID != nil, "subscriptionID")
-            try require(databaseScope != nil, "databaseScope")
-        case .scheduled:
-            try require(scheduleID != nil, "scheduleID")
-            try require(fireDate != nil, "fireDate")
-        case .readNotification:
-            break
-        }
+        guard let key = missingRequiredKey else { return }
+        throw ModelError(.missingValue, "a \(notificationType.rawValue) notification needs \(key)", path: key)
     }
 }
 
