@@ -43,6 +43,9 @@ struct FailedBuildTests {
         await later.close()
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }
+            // Shut down once started: a shutdown racing the services' start can cancel one
+            // mid-start (a CancellationError from `run()`, once in CI).
+            #expect(try await Wait.until(timeout: .seconds(120)) { runtime.readiness.isReady })
             await runtime.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
