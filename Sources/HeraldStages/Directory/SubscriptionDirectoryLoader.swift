@@ -135,10 +135,7 @@ public final class SubscriptionDirectoryLoader: Service, ReadinessReporting {
                 return
             } catch {
                 attempt += 1
-                if Task.isCancelled || Task.isShuttingDownGracefully { throw error }
-                let pause = Self.retry.pause(after: attempt)
-                logger.error("\(Self.name): filing a batch failed (attempt \(attempt)), retrying in \(pause): \(error)")
-                try await Task.sleep(for: pause)
+                try await Self.retry.pauseOrStop(after: attempt, error: error, logger: logger, "\(Self.name): filing a batch failed")
             }
         }
     }

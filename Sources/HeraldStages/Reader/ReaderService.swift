@@ -162,10 +162,7 @@ public final class ReaderService: Service, ReadinessReporting {
                 return
             } catch {
                 attempt += 1
-                if Task.isCancelled || Task.isShuttingDownGracefully { throw error }
-                let pause = Self.retry.pause(after: attempt)
-                logger.error("reader batch failed (attempt \(attempt)), retrying in \(pause): \(error)")
-                try await Task.sleep(for: pause)
+                try await Self.retry.pauseOrStop(after: attempt, error: error, logger: logger, "reader batch failed")
             }
         }
     }
