@@ -14,7 +14,7 @@ chunks and, between chunks, injects the faults of the chosen scenarios:
   push      a push stage in its own process sending to `herald stand-in` (another process,
             recording every push); kill -9 of the push stage mid-stream, three times: no
             notification may lose its push, and repeats (the same apns-id to the same token)
-            must stay within the crash window (README, Push delivery: one batch)
+            must stay within the crash window (README, Push delivery: 4 batches of 256)
 
 Every change fires exactly one notification for its user, so the expected streams are
 known. The verdict comes from data: every user's stream paged over HTTP (found, distinct,
@@ -46,7 +46,7 @@ ALL_SCENARIOS = ["kill9", "sigterm", "pause", "reader", "poison", "push", "newbr
 BUNDLE_ID = "com.example.chaos"
 # The push stage polls at most this many messages a batch (PushProcessor.Settings.maxBatchSize):
 # the most pushes per device a kill -9 may repeat.
-PUSH_BATCH = 256
+PUSH_BATCH = 4 * 256  # the push stage's batches in flight × its batch size
 # How long after a kill -9 the stand-in may still answer requests of the killed process.
 KILL_SLACK_MS = 1000
 
@@ -558,7 +558,7 @@ def main():
                   f"{len(kill_times)} kills; {pushes['expected']} notifications with a device, lost {pushes['lost']}, "
                   f"repeated {pushes['repeats']} (per kill "
                   + ", ".join(f"{k['repeats']}" for k in pushes["per_kill"])
-                  + f"; bound {PUSH_BATCH}, one batch), refused {pushes['refused']}, unexpected {pushes['unexpected']}"
+                  + f"; bound {PUSH_BATCH}, 4 batches), refused {pushes['refused']}, unexpected {pushes['unexpected']}"
                   + (f" ({pushes['cut']} requests cut short by a kill)" if pushes["cut"] else ""))
             rows.append(("push: crash window", "info",
                          "per kill, how long before it the earliest push it repeated was acknowledged: "

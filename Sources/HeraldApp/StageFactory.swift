@@ -110,6 +110,7 @@ struct StageFactory {
     func runner<Processor: StageProcessor>(_ stage: HeraldStage, _ processor: Processor) throws -> StageRunner<Processor> {
         var settings = StageConfiguration(stage, catalog: catalog)
         settings.exactlyOnce = configuration.exactlyOnce
+        if stage == .push { settings.pipelinedBatchSize = configuration.push.settings.maxBatchSize }
         return StageRunner(
             configuration: settings, processor: processor, consumer: try consumer(for: stage),
             producer: try producer(for: stage), context: context)

@@ -23,7 +23,7 @@ public struct APNsPush: Sendable, Hashable, Codable {
     /// The `apns-collapse-id` header, at most 64 UTF-8 bytes.
     public var collapseID: String?
     /// The payload object (`{"aps": …, "ck": …}`). Read from ``encodedPayload`` when the
-    /// push was created from bytes (a parse on each read: the compose stage never reads it).
+    /// push was created from bytes (a parse on each read: the compose and push stages never read it).
     public var payload: JSONValue {
         get {
             switch content {

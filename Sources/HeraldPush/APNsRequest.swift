@@ -37,8 +37,16 @@ public struct APNsRequest: Sendable, Hashable {
         host = Self.host(for: device.environment)
         path = "/3/device/" + device.token
         headers = Self.headers(request, topic: apns.pushType == .voip ? bundleID + ".voip" : bundleID)
-        body = try Self.encode(apns.payload)
-        if let refusal = APNsRules.refusal(method: "POST", path: path, headers: headers, body: body, payload: apns.payload) {
+        // A payload decoded from a notification is already its bytes (`WireCodec`'s form):
+        // sent as they are, checked without building a tree.
+        let payload: JSONValue?
+        if let encoded = apns.encodedPayload {
+            (body, payload) = (encoded, nil)
+        } else {
+            payload = apns.payload
+            body = try Self.encode(apns.payload)
+        }
+        if let refusal = APNsRules.refusal(method: "POST", path: path, headers: headers, body: body, payload: payload) {
             throw refusal
         }
     }

@@ -90,21 +90,27 @@ public enum APNsRules {
         if body.count > limit {
             return PushError(status: 413, reason: "PayloadTooLarge", detail: "payload is \(body.count) bytes, at most \(limit)")
         }
+        if given == nil, let shape = CanonicalPayload(body) {
+            return shape.refusal(background: type == .background)
+        }
         guard let payload = given ?? (try? JSONValue(parsing: Data(body))),
             let aps = payload["aps"]?.objectValue
         else {
-            return PushError(status: 400, reason: "BadPayload", detail: "payload is not a JSON object with an aps dictionary")
+            return Self.notAnAPSObject
         }
         if type == .background {
-            guard aps["content-available"] == .integer(1) else {
-                return PushError(status: 400, reason: "BadPayload", detail: "background pushes need aps.content-available = 1")
-            }
-            if aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil {
-                return PushError(status: 400, reason: "BadPayload", detail: "background pushes carry no alert, sound or badge")
-            }
+            guard aps["content-available"] == .integer(1) else { return Self.noContentAvailable }
+            if aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil { return Self.backgroundWithAlert }
         }
         return nil
     }
+
+    static let notAnAPSObject = PushError(
+        status: 400, reason: "BadPayload", detail: "payload is not a JSON object with an aps dictionary")
+    static let noContentAvailable = PushError(
+        status: 400, reason: "BadPayload", detail: "background pushes need aps.content-available = 1")
+    static let backgroundWithAlert = PushError(
+        status: 400, reason: "BadPayload", detail: "background pushes carry no alert, sound or badge")
 
     /// Whether `text` is 8-4-4-4-12 hex digits (what `apns-id` must be).
     public static func isCanonicalUUID(_ text: String) -> Bool {

@@ -32,6 +32,10 @@ public struct PushBenchmark: Sendable {
     public var partitions: Int32 = 6
     /// Notifications per second of the stage-level paced phase; nil: half the maximum's pushes/s.
     public var pacedRate: Double?
+    /// The push stage's batch size and pushes in flight (`--push-batch-size`,
+    /// `--push-concurrency` of `herald run`); nil: the stage's defaults.
+    public var stageBatchSize: Int?
+    public var stageConcurrency: Int?
     public var logger: Logger
 
     /// - Parameters:
@@ -107,6 +111,8 @@ public struct PushBenchmark: Sendable {
         var settings = PushStageRun.Settings()
         (settings.notifications, settings.users, settings.devicesPerUser) = (notifications, users, devicesPerUser)
         (settings.partitions, settings.pacedRate, settings.pacedSeconds) = (partitions, pacedRate, Double(pacedSeconds))
+        if let stageBatchSize { settings.stage.maxBatchSize = stageBatchSize }
+        if let stageConcurrency { settings.stage.maxConcurrentSends = stageConcurrency }
         return settings
     }
 

@@ -30,6 +30,8 @@ struct PushStageRun {
         var pacedRate: Double?
         /// Length of the paced phase.
         var pacedSeconds = 5.0
+        /// The push stage's own settings (batch size, pushes in flight).
+        var stage = PushProcessor.Settings()
     }
 
     /// What the run measured.
@@ -72,6 +74,7 @@ struct PushStageRun {
         configuration.push.apnsProductionURL = standIn.baseURL
         configuration.push.apnsDevelopmentURL = standIn.baseURL
         configuration.push.caFile = caFile
+        configuration.push.settings = settings.stage
         let runtime = try await HeraldApp.buildRuntime(configuration, environment: environment, catalog: catalog, logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await runtime.run() }

@@ -27,6 +27,9 @@ public struct PushReport: BenchmarkReport {
     public var users: Int?
     public var devicesPerUser: Int?
     public var partitions: Int32?
+    /// The push stage's notifications per batch and pushes in flight.
+    public var stageBatchSize: Int?
+    public var stageConcurrency: Int?
     /// … the maximum-rate phase: acknowledged pushes per second, over the baseline's rate,
     /// latencies at that load, CPU per push (this process: stage, broker, stand-in), …
     public var pushesPerSecond: Double?
@@ -62,6 +65,7 @@ public struct PushReport: BenchmarkReport {
         case clientPacedPerSecond = "client_paced_per_s", clientP50Milliseconds = "client_p50_ms"
         case clientP99Milliseconds = "client_p99_ms"
         case notifications, users, devicesPerUser = "devices_per_user", partitions
+        case stageBatchSize = "stage_batch_size", stageConcurrency = "stage_concurrency"
         case pushesPerSecond = "pushes_per_s", ratio
         case loadedP50Milliseconds = "loaded_p50_ms", loadedP99Milliseconds = "loaded_p99_ms"
         case cpuMicrosecondsPerPush = "cpu_us_per_push"
@@ -94,6 +98,7 @@ public struct PushReport: BenchmarkReport {
         (notifications, users, devicesPerUser, partitions) = (
             settings.notifications, settings.users, settings.devicesPerUser, settings.partitions
         )
+        (stageBatchSize, stageConcurrency) = (settings.stage.maxBatchSize, settings.stage.maxConcurrentSends)
         let maximum = stage.maximum
         pushesPerSecond = maximum.rate
         ratio = HeraldBenchmarks.ratio(maximum.rate, baselinePerSecond)
@@ -132,6 +137,8 @@ public struct PushReport: BenchmarkReport {
         try c.encode(users, forKey: .users)
         try c.encode(devicesPerUser, forKey: .devicesPerUser)
         try c.encode(partitions, forKey: .partitions)
+        try c.encode(stageBatchSize, forKey: .stageBatchSize)
+        try c.encode(stageConcurrency, forKey: .stageConcurrency)
         try c.encode(pushesPerSecond, forKey: .pushesPerSecond)
         try c.encode(ratio, forKey: .ratio)
         try c.encode(loadedP50Milliseconds, forKey: .loadedP50Milliseconds)
@@ -161,7 +168,8 @@ public struct PushReport: BenchmarkReport {
             lines += """
 
                 Stage level: \(notifications) notifications on `notifications` (\(partitions) partitions, embedded broker) to
-                \(users) users × \(devicesPerUser) device(s), through the push stage (`herald run --stages push`'s wiring);
+                \(users) users × \(devicesPerUser) device(s), through the push stage (`herald run --stages push`'s wiring,
+                batches of \(stageBatchSize ?? 0), \(stageConcurrency ?? 0) pushes in flight);
                 latency from each notification's produce to the stand-in's answer to its push (matched by apns-id).
                 """
         }

@@ -94,6 +94,12 @@ extension APNsPush {
                 path: "collapseID")
         }
         guard let payloadNode = c.value("payload") else { throw c.missing("payload") }
+        // A payload as `JSONWriter` wrote it (compose's) is kept as bytes: no tree built, and
+        // the push stage sends them as they are.
+        if document.kind(payloadNode) == .object, let bytes = document.canonicalBytes(payloadNode) {
+            self.init(pushType: pushType, priority: priority, collapseID: collapseID, encodedPayload: Array(bytes))
+            return
+        }
         let payload = try c.within("payload") { () throws(ModelError) in try document.jsonValue(payloadNode) }
         guard case .object = payload else {
             throw ModelError(.typeMismatch, "payload must be an object, got \(payload.kindDescription)", path: "payload")

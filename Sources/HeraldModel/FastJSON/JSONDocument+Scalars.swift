@@ -4,7 +4,8 @@ extension JSONDocument {
     /// The root node's index.
     public static let root = 0
 
-    func kind(_ node: Int) -> Kind { nodes[node].kind }
+    /// What a node is.
+    public func kind(_ node: Int) -> Kind { nodes[node].kind }
 
     /// What Foundation says it found, for "expected … but found …" reasons.
     func foundDescription(_ node: Int) -> String {

@@ -16,7 +16,9 @@ import Synchronization
 ///   device, pending retries — goes to the compacted `push-state` changelog with the
 ///   batch's other outputs and is restored from it on assignment. A crash can repeat only
 ///   the pushes acknowledged by a provider and not yet written to the changelog: those of
-///   the one batch (or tick) in flight.
+///   the batches in flight (the stage is pipelined: up to
+///   `StageConfiguration.pipelinedBatchesInFlight` batches' outputs wait for their
+///   acknowledgement while the next batch is sent) or of the tick.
 /// - Responses → `PushAction`: removed devices get a tombstone on `devices` (only when the
 ///   provider saw the token invalid after it was registered); retries wait in the user's
 ///   state and are sent by `tick()`, never by sleeping in the consume loop; a 403 pauses
@@ -45,10 +47,10 @@ public final class PushProcessor: StageProcessor {
         /// Most pushes one user may have waiting for a retry (or for a paused app); past
         /// it the oldest is dead-lettered. Default: 1000.
         public var maxPendingPerUser = 1000
-        /// Most input messages the stage's consumer hands over per batch (poll). A crash
-        /// (kill -9) can repeat the pushes of the batch in hand, so smaller batches mean a
-        /// smaller window; every batch costs a changelog write and a commit. Default: 256
-        /// (other stages: 1000).
+        /// Most input messages the stage's consumer hands over per batch (poll), and the
+        /// runner's pipelined part. A crash (kill -9) can repeat the pushes of the batches in
+        /// flight (up to 4), so smaller batches mean a smaller window; every batch costs a
+        /// changelog write and a commit. Default: 256 (other stages: 1000).
         public var maxBatchSize = 256
         /// Pushes in flight at once. Default: 64.
         public var maxConcurrentSends = 64

@@ -41,10 +41,13 @@ public struct StageConfiguration: Sendable {
             name: stage.rawValue, inputTopics: stage.inputTopics.map(catalog.name),
             deadLetterTopic: catalog.name(TopicCatalog.deadLetters))
         stateTopics = Set(TopicCatalog.all.filter(\.compacted).map(catalog.name))
-        // Match keeps no state per batch; compose stages per batch in a `KeyedStateStore`,
-        // which layers the changes of undelivered batches. The others keep single-batch
-        // state aside (schedule's zone checks, the asset ledgers' undo journals) or act
-        // outside Kafka while processing (push sends), so they deliver one batch at a time.
-        if stage == .match || stage == .compose { batchesInFlight = Self.pipelinedBatchesInFlight }
+        // Match keeps no state per batch; compose and push stage per batch in a
+        // `KeyedStateStore`, which layers the changes of undelivered batches. Push acts
+        // outside Kafka while processing (its sends): a batch redone after a failed delivery
+        // sends its pushes again, as a crash would — the repeat window is the batches in
+        // flight (README, Push delivery). The others keep single-batch state aside
+        // (schedule's zone checks, the asset ledgers' undo journals), so they deliver one
+        // batch at a time.
+        if stage == .match || stage == .compose || stage == .push { batchesInFlight = Self.pipelinedBatchesInFlight }
     }
 }

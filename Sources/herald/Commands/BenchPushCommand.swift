@@ -17,6 +17,8 @@ extension BenchCommand {
         @Option(help: "Devices registered per recipient (pushes per notification).") var devicesPerUser = 1
         @Option(help: "Partitions of the stage-level run's topics.") var partitions: Int32 = 6
         @Option(help: "Notifications per second of the stage-level paced run (default: half the maximum).") var pacedRate: Double?
+        @Option(help: "Notifications per batch of the push stage (default: the stage's).") var pushBatchSize: Int?
+        @Option(help: "Pushes in flight in the push stage (default: the stage's).") var pushConcurrency: Int?
         @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
@@ -28,6 +30,9 @@ extension BenchCommand {
             else {
                 throw ValidationError("--notifications ≥ 0; --users 1…1000000; --devices-per-user 1…20; --partitions 1…256; --paced-rate > 0")
             }
+            for (flag, value) in [("--push-batch-size", pushBatchSize), ("--push-concurrency", pushConcurrency)] {
+                if let value, !(1...10_000).contains(value) { throw ValidationError("\(flag) must be 1…10000, not \(value)") }
+            }
         }
 
         func run() async throws {
@@ -37,6 +42,7 @@ extension BenchCommand {
                     logger: Logger(label: "herald.bench"))
                 (benchmark.notifications, benchmark.users, benchmark.devicesPerUser) = (notifications, users, devicesPerUser)
                 (benchmark.partitions, benchmark.pacedRate) = (partitions, pacedRate)
+                (benchmark.stageBatchSize, benchmark.stageConcurrency) = (pushBatchSize, pushConcurrency)
                 return try await benchmark.report()
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldApp
+import HeraldStages
 
 /// The push stage's provider credentials and endpoints: flags, else the environment (the
 /// variables `APNsCredentials` and `FCMCredentials` read). Only paths, IDs and URLs are
@@ -38,6 +39,14 @@ struct PushOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Most devices one user keeps; registering more drops the oldest.", valueName: "count"))
     var maxDevicesPerUser = 20
 
+    @Option(help: ArgumentHelp(
+        "Most notifications the push stage takes per batch; a crash (kill -9) can repeat the pushes of up to 4 batches.",
+        valueName: "count"))
+    var pushBatchSize = PushProcessor.Settings().maxBatchSize
+
+    @Option(help: ArgumentHelp("Pushes the push stage has in flight at once.", valueName: "count"))
+    var pushConcurrency = PushProcessor.Settings().maxConcurrentSends
+
     private static func value(_ flag: String?, _ variable: String?) -> String? {
         if let flag, !flag.isEmpty { return flag }
         if let variable, let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
@@ -46,6 +55,8 @@ struct PushOptions: ParsableArguments {
 
     func validate() throws {
         guard maxDevicesPerUser >= 1 else { throw ValidationError("--max-devices-per-user must be at least 1") }
+        guard (1...10_000).contains(pushBatchSize) else { throw ValidationError("--push-batch-size must be 1…10000, not \(pushBatchSize)") }
+        guard (1...10_000).contains(pushConcurrency) else { throw ValidationError("--push-concurrency must be 1…10000, not \(pushConcurrency)") }
         for (flag, url) in [
             ("--apns-production-url", apnsProductionURL), ("--apns-development-url", apnsDevelopmentURL),
             ("--fcm-url", fcmURL), ("--fcm-token-url", fcmTokenURL),
@@ -71,6 +82,8 @@ struct PushOptions: ParsableArguments {
         push.fcmTokenURL = fcmTokenURL
         push.caFile = pushCAFile
         push.settings.rules.maxDevicesPerUser = maxDevicesPerUser
+        push.settings.maxBatchSize = pushBatchSize
+        push.settings.maxConcurrentSends = pushConcurrency
         return push
     }
 }
