@@ -112,8 +112,7 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
                 guard try await enqueue(Array(batch[start..<min(batch.count, start + size)]), into: &pipeline) else { return false }
             }
         case .assigned(let partitions):
-            guard try await complete(&pipeline, waiting: true) else { return false }
-            try await restore(partitions)
+            guard try await complete(&pipeline, waiting: true), try await restore(partitions) else { return false }
         case .revoked(let partitions), .lost(let partitions):
             // The partitions are gone already (what was stored was committed during the
             // poll). Batches of them still in flight are delivered first, in order; their
@@ -239,7 +238,8 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
     func undo(_ partitions: [TopicPartition]) async throws {
         guard !partitions.isEmpty else { return }
         await processor.partitionsRevoked(partitions)
-        try await restore(partitions)
+        // Shutting down with the state dropped: nothing may be processed from it.
+        guard try await restore(partitions) else { throw CancellationError() }
     }
 
     /// Outputs and input offsets commit together, or neither does. One refused message
@@ -291,18 +291,24 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
     /// succeeds or the service shuts down: a partition whose state cannot be restored (a
     /// changelog not read in time, an entry that does not decode) is never processed from
     /// a wrong state. Each failure is logged at critical and counted.
-    private func restore(_ partitions: [TopicPartition]) async throws {
+    /// - Returns: `false` when the service shuts down first — a clean stop, not an error
+    ///   (nothing of those partitions was processed; a restore waiting for the subscription
+    ///   table, cancelled by the shutdown, made `HeraldRuntime.run()` throw before).
+    private func restore(_ partitions: [TopicPartition]) async throws -> Bool {
         var attempt = 0
         while true {
             do {
                 try await processor.partitionsAssigned(partitions)
-                return
+                return true
             } catch let error as KafkaError where error.isFatal {
                 throw error
             } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled {
+                    logger.notice("shutting down before the state of assigned partitions was restored: \(error)")
+                    return false
+                }
                 attempt += 1
                 metrics.restoreFailures.increment()
-                if Task.isShuttingDownGracefully || Task.isCancelled { throw error }
                 let pause = backoff(attempt)
                 logger.critical("state of assigned partitions not restored (attempt \(attempt)), retrying in \(pause): \(error)",
                                 metadata: [PipelineLogKey.partition: .string(partitions.map(\.description).joined(separator: ","))])
