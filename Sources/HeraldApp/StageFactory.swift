@@ -107,12 +107,18 @@ struct StageFactory {
     }
 
     /// A stage's runner: its group's consumer, its producer and its configuration.
-    func runner<Processor: StageProcessor>(_ stage: HeraldStage, _ processor: Processor) throws -> StageRunner<Processor> {
+    /// - Parameter worker: which of the stage's group members in this process (the push
+    ///   stage may run several, `PushProcessor.Settings.workers`); 0 is named as the stage,
+    ///   the others `<stage>.<worker + 1>` (readiness `stage.push.2`, metrics, client IDs).
+    func runner<Processor: StageProcessor>(
+        _ stage: HeraldStage, _ processor: Processor, worker: Int = 0
+    ) throws -> StageRunner<Processor> {
         var settings = StageConfiguration(stage, catalog: catalog)
         settings.exactlyOnce = configuration.exactlyOnce
         if stage == .push { settings.pipelinedBatchSize = configuration.push.settings.maxBatchSize }
+        if worker > 0 { settings.name += ".\(worker + 1)" }
         return StageRunner(
-            configuration: settings, processor: processor, consumer: try consumer(for: stage),
+            configuration: settings, processor: processor, consumer: try consumer(for: stage, worker: worker),
             producer: try producer(for: stage), context: context)
     }
 
@@ -126,10 +132,12 @@ struct StageFactory {
 
     /// A consumer of the stage's group; a static member (`group.instance.id`) when the
     /// instance has a stable name.
-    func consumer(for stage: HeraldStage) throws -> KafkaConsumer {
+    func consumer(for stage: HeraldStage, worker: Int = 0) throws -> KafkaConsumer {
+        let suffix = worker > 0 ? "-\(worker + 1)" : ""
         var settings = environment.consumerConfiguration(
-            groupID: stage.groupID(prefix: catalog.prefix), clientID: "herald-\(stage.rawValue)-\(instanceID)")
-        settings.groupInstanceID = configuration.staticInstanceID
+            groupID: stage.groupID(prefix: catalog.prefix), clientID: "herald-\(stage.rawValue)-\(instanceID)\(suffix)")
+        // Each member of a group in this process is a static member of its own.
+        settings.groupInstanceID = configuration.staticInstanceID.map { $0 + suffix }
         // A crash can repeat the pushes of the batch in hand: the push stage takes smaller ones.
         if stage == .push { settings.maxBatchSize = configuration.push.settings.maxBatchSize }
         return clients.consumer(try KafkaConsumer(configuration: settings, logger: logger))

@@ -36,6 +36,8 @@ public struct PushBenchmark: Sendable {
     /// `--push-concurrency` of `herald run`); nil: the stage's defaults.
     public var stageBatchSize: Int?
     public var stageConcurrency: Int?
+    /// The push stage's workers in the process (`--push-workers`); nil: the stage's default.
+    public var stageWorkers: Int?
     public var logger: Logger
 
     /// - Parameters:
@@ -113,6 +115,7 @@ public struct PushBenchmark: Sendable {
         (settings.partitions, settings.pacedRate, settings.pacedSeconds) = (partitions, pacedRate, Double(pacedSeconds))
         if let stageBatchSize { settings.stage.maxBatchSize = stageBatchSize }
         if let stageConcurrency { settings.stage.maxConcurrentSends = stageConcurrency }
+        if let stageWorkers { settings.stage.workers = stageWorkers }
         return settings
     }
 

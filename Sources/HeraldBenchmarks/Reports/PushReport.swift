@@ -30,6 +30,7 @@ public struct PushReport: BenchmarkReport {
     /// The push stage's notifications per batch and pushes in flight.
     public var stageBatchSize: Int?
     public var stageConcurrency: Int?
+    public var stageWorkers: Int?
     /// … the maximum-rate phase: acknowledged pushes per second, over the baseline's rate,
     /// latencies at that load, CPU per push (this process: stage, broker, stand-in), …
     public var pushesPerSecond: Double?
@@ -65,7 +66,7 @@ public struct PushReport: BenchmarkReport {
         case clientPacedPerSecond = "client_paced_per_s", clientP50Milliseconds = "client_p50_ms"
         case clientP99Milliseconds = "client_p99_ms"
         case notifications, users, devicesPerUser = "devices_per_user", partitions
-        case stageBatchSize = "stage_batch_size", stageConcurrency = "stage_concurrency"
+        case stageBatchSize = "stage_batch_size", stageConcurrency = "stage_concurrency", stageWorkers = "stage_workers"
         case pushesPerSecond = "pushes_per_s", ratio
         case loadedP50Milliseconds = "loaded_p50_ms", loadedP99Milliseconds = "loaded_p99_ms"
         case cpuMicrosecondsPerPush = "cpu_us_per_push"
@@ -99,6 +100,7 @@ public struct PushReport: BenchmarkReport {
             settings.notifications, settings.users, settings.devicesPerUser, settings.partitions
         )
         (stageBatchSize, stageConcurrency) = (settings.stage.maxBatchSize, settings.stage.maxConcurrentSends)
+        stageWorkers = settings.stage.workers
         let maximum = stage.maximum
         pushesPerSecond = maximum.rate
         ratio = HeraldBenchmarks.ratio(maximum.rate, baselinePerSecond)
@@ -139,6 +141,7 @@ public struct PushReport: BenchmarkReport {
         try c.encode(partitions, forKey: .partitions)
         try c.encode(stageBatchSize, forKey: .stageBatchSize)
         try c.encode(stageConcurrency, forKey: .stageConcurrency)
+        try c.encode(stageWorkers, forKey: .stageWorkers)
         try c.encode(pushesPerSecond, forKey: .pushesPerSecond)
         try c.encode(ratio, forKey: .ratio)
         try c.encode(loadedP50Milliseconds, forKey: .loadedP50Milliseconds)
@@ -169,7 +172,7 @@ public struct PushReport: BenchmarkReport {
 
                 Stage level: \(notifications) notifications on `notifications` (\(partitions) partitions, embedded broker) to
                 \(users) users × \(devicesPerUser) device(s), through the push stage (`herald run --stages push`'s wiring,
-                batches of \(stageBatchSize ?? 0), \(stageConcurrency ?? 0) pushes in flight);
+                \(stageWorkers ?? 1) worker(s), batches of \(stageBatchSize ?? 0), \(stageConcurrency ?? 0) pushes in flight each);
                 latency from each notification's produce to the stand-in's answer to its push (matched by apns-id).
                 """
         }

@@ -52,8 +52,12 @@ public final class PushProcessor: StageProcessor {
         /// flight (up to 4), so smaller batches mean a smaller window; every batch costs a
         /// changelog write and a commit. Default: 256 (other stages: 1000).
         public var maxBatchSize = 256
-        /// Pushes in flight at once. Default: 64.
+        /// Pushes in flight at once (per worker). Default: 64.
         public var maxConcurrentSends = 64
+        /// Members of the push stage's consumer group in one process (`--push-workers`),
+        /// each with its own partitions, users and batches, so one's sending overlaps the
+        /// others' Kafka round trips; transports and app pauses are shared. Default: 2.
+        public var workers = 2
         /// Inputs over this size are rejected rather than decoded. Default: 1 MiB.
         public var maxInputBytes = 1 << 20
 
@@ -79,7 +83,7 @@ public final class PushProcessor: StageProcessor {
     init(
         topics: TopicNames, partitions: Int32, transports: PushTransports, settings: Settings = Settings(),
         changelog: ChangelogReader, readiness: Readiness? = nil, logger: Logger = Logger(label: "herald.push"),
-        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }
+        now: @escaping @Sendable () -> Int64 = { EpochMilliseconds.now() }, pauses: PushPauses? = nil
     ) {
         self.topics = topics
         self.routes = TopicRoutes(
@@ -90,17 +94,22 @@ public final class PushProcessor: StageProcessor {
         self.transports = transports
         self.states = KeyedStateStore(topic: topics.pushState, changelog: changelog)
         self.changelog = changelog
-        self.pauses = PushPauses(readiness: readiness)
+        self.pauses = pauses ?? PushPauses(readiness: readiness)
         self.now = now
         self.logger = logger
     }
 
     /// The push stage over the context's catalog, changelog, readiness, logger and clock.
-    public convenience init(context: StageContext, transports: PushTransports, settings: Settings = Settings()) {
+    /// - Parameter sibling: another worker of the stage in this process, whose app pauses
+    ///   (403s) this one shares.
+    public convenience init(
+        context: StageContext, transports: PushTransports, settings: Settings = Settings(),
+        sharingPausesWith sibling: PushProcessor? = nil
+    ) {
         self.init(
             topics: context.topics, partitions: context.catalog.partitions, transports: transports, settings: settings,
             changelog: context.changelogReader(for: "push"), readiness: context.readiness, logger: context.logger,
-            now: context.clock)
+            now: context.clock, pauses: sibling?.pauses)
     }
 
     public var tickInterval: Duration? { settings.retryTick }

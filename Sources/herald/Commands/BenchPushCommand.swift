@@ -19,6 +19,7 @@ extension BenchCommand {
         @Option(help: "Notifications per second of the stage-level paced run (default: half the maximum).") var pacedRate: Double?
         @Option(help: "Notifications per batch of the push stage (default: the stage's).") var pushBatchSize: Int?
         @Option(help: "Pushes in flight in the push stage (default: the stage's).") var pushConcurrency: Int?
+        @Option(help: "Push stage workers (group members) in the process (default: the stage's).") var pushWorkers: Int?
         @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
@@ -30,6 +31,7 @@ extension BenchCommand {
             else {
                 throw ValidationError("--notifications ≥ 0; --users 1…1000000; --devices-per-user 1…20; --partitions 1…256; --paced-rate > 0")
             }
+            if let pushWorkers, !(1...64).contains(pushWorkers) { throw ValidationError("--push-workers must be 1…64") }
             for (flag, value) in [("--push-batch-size", pushBatchSize), ("--push-concurrency", pushConcurrency)] {
                 if let value, !(1...10_000).contains(value) { throw ValidationError("\(flag) must be 1…10000, not \(value)") }
             }
@@ -43,6 +45,7 @@ extension BenchCommand {
                 (benchmark.notifications, benchmark.users, benchmark.devicesPerUser) = (notifications, users, devicesPerUser)
                 (benchmark.partitions, benchmark.pacedRate) = (partitions, pacedRate)
                 (benchmark.stageBatchSize, benchmark.stageConcurrency) = (pushBatchSize, pushConcurrency)
+                benchmark.stageWorkers = pushWorkers
                 return try await benchmark.report()
             }
         }

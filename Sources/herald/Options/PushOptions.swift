@@ -47,6 +47,11 @@ struct PushOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Pushes the push stage has in flight at once.", valueName: "count"))
     var pushConcurrency = PushProcessor.Settings().maxConcurrentSends
 
+    @Option(help: ArgumentHelp(
+        "Members of the push stage's consumer group in this process (each its own partitions and batches).",
+        valueName: "count"))
+    var pushWorkers = PushProcessor.Settings().workers
+
     private static func value(_ flag: String?, _ variable: String?) -> String? {
         if let flag, !flag.isEmpty { return flag }
         if let variable, let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty { return value }
@@ -56,6 +61,7 @@ struct PushOptions: ParsableArguments {
     func validate() throws {
         guard maxDevicesPerUser >= 1 else { throw ValidationError("--max-devices-per-user must be at least 1") }
         guard (1...10_000).contains(pushBatchSize) else { throw ValidationError("--push-batch-size must be 1…10000, not \(pushBatchSize)") }
+        guard (1...64).contains(pushWorkers) else { throw ValidationError("--push-workers must be 1…64, not \(pushWorkers)") }
         guard (1...10_000).contains(pushConcurrency) else { throw ValidationError("--push-concurrency must be 1…10000, not \(pushConcurrency)") }
         for (flag, url) in [
             ("--apns-production-url", apnsProductionURL), ("--apns-development-url", apnsDevelopmentURL),
@@ -84,6 +90,7 @@ struct PushOptions: ParsableArguments {
         push.settings.rules.maxDevicesPerUser = maxDevicesPerUser
         push.settings.maxBatchSize = pushBatchSize
         push.settings.maxConcurrentSends = pushConcurrency
+        push.settings.workers = pushWorkers
         return push
     }
 }
