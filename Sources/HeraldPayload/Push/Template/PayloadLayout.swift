@@ -87,7 +87,7 @@ struct PayloadLayout: Sendable {
         var out: [UInt8] = []
         out.reserveCapacity(capacity)
         fixed.withUnsafeBufferPointer { fixed in
-            holes.bytes.withUnsafeBufferPointer { values in
+            holes.withUnsafeBufferPointer { values in
                 var previous = 0
                 for piece in pieces {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous..<piece.end]))
