@@ -65,6 +65,11 @@ public struct HeraldNotification: Sendable, Hashable, Codable {
     public var apns: APNsPush?
 
     /// Creates a notification with the required properties; set the rest as needed.
+    ///
+    /// Inlinable: called across modules (the composer), the out-of-line init built the
+    /// ~40-property value in a temporary and copied it out (every string retained, then
+    /// released; perf of `herald bench payload`).
+    @inlinable
     public init(
         notificationID: String, notificationType: NotificationType, containerIdentifier: String,
         recipient: String, sequence: Int64, createdAt: Int64, subscriptionID: String? = nil,

@@ -101,11 +101,15 @@ struct BenchmarkReportTests {
     @Test func payloadReportNamesTheTypicalComposeAndEncodeRate() throws {
         func row(_ shape: String, _ rate: Double) -> PayloadBenchmark.Row {
             PayloadBenchmark.Row(
-                shape: shape, count: 1, composed: 1, composedAndEncoded: rate, encodedOnly: 1, payloadBytes: 1,
+                shape: shape, count: 1, composed: 1, composedAndEncoded: rate, composedAndEncodedPerCPUSecond: rate * 2,
+                encodedOnly: 1, payloadBytes: 1,
                 notificationBytes: 1, pruned: false)
         }
         let json = try object(PayloadReport(rows: [row("small", 3), row("typical", 7)]))
         #expect(json["typical_compose_encode_per_s"] as? Double == 7)
+        #expect(json["typical_compose_encode_per_cpu_s"] as? Double == 14)
+        let rows = try #require(json["shapes"] as? [[String: Any]])
+        #expect(rows.last?["compose_encode_per_cpu_s"] as? Double == 14)
     }
 
     @Test(arguments: [

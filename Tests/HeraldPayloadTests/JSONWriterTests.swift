@@ -113,4 +113,33 @@ struct JSONWriterTests {
             }
         }
     }
+
+    @Test("a writer grows from a tiny buffer mid-string, and a copy never sees the other's writes")
+    func growthAndCopies() throws {
+        let text = String(repeating: "ab\"\u{1}é😀", count: 40)
+        let expected = Array(try WireCodec().encodeWithFoundation(["k": text, "n": "x"]))
+        var writer = JSONWriter(capacity: 1)
+        writer.beginObject()
+        writer.key("k")
+        var copy = writer
+        writer.string(text)
+        writer.key("n")
+        writer.string("x")
+        writer.endObject()
+        #expect(writer.bytes == expected)
+        #expect(writer.count == expected.count)
+        #expect(writer.withUnsafeBufferPointer { Array($0) } == expected)
+        copy.integer(-42)
+        copy.endObject()
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == #"{"k":-42}"#)
+        #expect(writer.bytes == expected)
+        var shared = copy
+        copy.removeAll()
+        copy.null()
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == "null")
+        #expect(String(decoding: shared.bytes, as: UTF8.self) == #"{"k":-42}"#)
+        shared.removeAll()
+        shared.bool(false)
+        #expect(String(decoding: shared.data, as: UTF8.self) == "false")
+    }
 }

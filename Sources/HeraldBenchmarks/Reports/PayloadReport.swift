@@ -6,15 +6,20 @@ public struct PayloadReport: BenchmarkReport {
     public var rows: [PayloadBenchmark.Row]
     /// Notifications per second composed and encoded, typical shape (0 when not measured).
     public var typicalComposeEncode: Double
+    /// The same per second of the measuring thread's CPU time (0 when not measured).
+    public var typicalComposeEncodePerCPUSecond: Double
 
     enum CodingKeys: String, CodingKey {
         case rows = "shapes", typicalComposeEncode = "typical_compose_encode_per_s"
+        case typicalComposeEncodePerCPUSecond = "typical_compose_encode_per_cpu_s"
     }
 
     /// A report of `rows`.
     public init(rows: [PayloadBenchmark.Row]) {
         self.rows = rows
-        typicalComposeEncode = rows.first { $0.shape == "typical" }?.composedAndEncoded ?? 0
+        let typical = rows.first { $0.shape == "typical" }
+        typicalComposeEncode = typical?.composedAndEncoded ?? 0
+        typicalComposeEncodePerCPUSecond = typical?.composedAndEncodedPerCPUSecond ?? 0
     }
 
     public var table: String {

@@ -13,59 +13,124 @@ import Foundation
 ///
 /// Commas need no stack: a comma goes before a value or key exactly when the last thing
 /// written was a value (a scalar or a closed container), not an opening bracket or a key.
-public struct JSONWriter: Sendable {
-    /// The JSON written so far.
-    public private(set) var bytes: [UInt8] = []
+public struct JSONWriter: @unchecked Sendable {
+    // @unchecked: `base` points into `storage`, which is copied before a write whenever
+    // another writer shares it, so copies of a writer never see each other's writes.
+
+    /// The memory written into (``JSONBytes``), shared by copies of this writer until one writes.
+    private var storage: JSONBytes
+    /// `storage.base`, kept here so a write needs no load through the class.
+    private var base: UnsafeMutablePointer<UInt8>
+    /// The number of bytes written.
+    public private(set) var count = 0
     private var needsComma = false
 
     /// Creates an empty writer with room for `capacity` bytes.
     public init(capacity: Int = 512) {
-        bytes.reserveCapacity(capacity)
+        storage = JSONBytes(capacity: capacity)
+        base = storage.base
     }
 
-    /// The JSON written so far.
-    public var data: Data { Data(bytes) }
+    /// The JSON written so far (a copy).
+    public var bytes: [UInt8] { withUnsafeBufferPointer { Array($0) } }
+
+    /// The JSON written so far (a copy).
+    public var data: Data { Data(bytes: base, count: count) }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    public func withUnsafeBufferPointer<R, E: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+    ) throws(E) -> R {
+        defer { withExtendedLifetime(storage) {} }
+        return try body(UnsafeBufferPointer(start: base, count: count))
+    }
 
     /// Forgets what was written, keeping the buffer: a writer reused for every message of a
     /// batch allocates its buffer once instead of per message.
     public mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        count = 0
         needsComma = false
+    }
+
+    /// Makes room for `extra` more bytes in memory no other writer shares: one check per
+    /// value written, then plain stores. Grows geometrically.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage) { grow(extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
+        let capacity = count + extra > storage.capacity ? Swift.max(count + extra, 2 * storage.capacity) : storage.capacity
+        storage = JSONBytes(capacity: capacity, copying: base, count: count)
+        base = storage.base
+    }
+
+    /// Appends one byte; room reserved.
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends `bytes`; room reserved.
+    @inline(__always)
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        put(byte)
+    }
+
+    /// Appends `bytes`.
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        put(bytes)
     }
 
     /// Starts an object.
     public mutating func beginObject() {
+        reserve(2)
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Ends the object started last.
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Starts an array.
     public mutating func beginArray() {
+        reserve(2)
         separate()
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Ends the array started last.
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Writes a member name; the next value written is its value.
     public mutating func key(_ name: StaticString) {
+        reserve(name.utf8CodeUnitCount + 4)
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: "\""))
+        put(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -73,8 +138,11 @@ public struct JSONWriter: Sendable {
     /// the bytes ``key(_:)-(String)`` writes into an empty writer): for names written in
     /// every message, escaped once.
     public mutating func key(encoded name: [UInt8]) {
-        separate()
-        bytes.append(contentsOf: name)
+        name.withUnsafeBufferPointer { name in
+            reserve(name.count + 1)
+            separate()
+            put(name)
+        }
         needsComma = false
     }
 
@@ -87,31 +155,35 @@ public struct JSONWriter: Sendable {
     /// Writes a member name that is not a constant.
     public mutating func key(_ name: String) {
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// Writes a member name that needs no escaping (a payload's own ASCII keys), as is.
     public mutating func plainKey(_ name: String) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        var name = name
-        name.withUTF8 { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        Self.withUTF8(of: name) { name in
+            reserve(name.count + 4)
+            separate()
+            put(UInt8(ascii: "\""))
+            put(name)
+            put(UInt8(ascii: "\""))
+            put(UInt8(ascii: ":"))
+        }
         needsComma = false
     }
 
+    /// A comma when the last thing written was a value; room for it reserved.
     @inline(__always)
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { put(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     /// Writes a value that is already compact JSON (written by a `JSONWriter` earlier).
     public mutating func encoded(_ json: UnsafeBufferPointer<UInt8>) {
+        reserve(json.count + 1)
         separate()
-        bytes.append(contentsOf: json)
+        put(json)
     }
 
     /// Writes a value that is already compact JSON (written by a `JSONWriter` earlier).
@@ -119,44 +191,54 @@ public struct JSONWriter: Sendable {
         json.withUnsafeBufferPointer { encoded($0) }
     }
 
+    /// Calls `body` with the UTF-8 bytes of `text`, without copying the string first (a
+    /// `var` copy for `withUTF8` costs a retain and a release per string).
+    @inline(__always)
+    private static func withUTF8(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if text.utf8.withContiguousStorageIfAvailable(body) == nil {
+            var text = text
+            text.withUTF8(body)
+        }
+    }
+
     /// Writes a string. Runs of bytes that need no escaping are copied whole (found eight
     /// bytes at a time, ``nextSpecial(in:from:)``).
     public mutating func string(_ value: String) {
-        separate()
-        var value = value
-        value.withUTF8 { utf8 in
-            // Grown geometrically: `reserveCapacity` alone would grow to exactly `needed`.
-            let needed = bytes.count + utf8.count + 2
-            if needed > bytes.capacity { bytes.reserveCapacity(Swift.max(needed, 2 * bytes.capacity)) }
-            bytes.append(UInt8(ascii: "\""))
+        Self.withUTF8(of: value) { utf8 in
+            // Room for the plain case; an escape reserves its own.
+            reserve(utf8.count + 3)
+            separate()
+            put(UInt8(ascii: "\""))
             var start = 0
             var index = Self.nextSpecial(in: utf8, from: 0)
             while index < utf8.count {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 escape(utf8[index])
+                reserve(utf8.count - index + 1)
                 start = index + 1
                 index = Self.nextSpecial(in: utf8, from: start)
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            bytes.append(UInt8(ascii: "\""))
+            put(UnsafeBufferPointer(rebasing: utf8[start...]))
+            put(UInt8(ascii: "\""))
         }
     }
 
     private mutating func escape(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        reserve(6)
+        put(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+        case 0x08: put(UInt8(ascii: "b"))
+        case 0x0C: put(UInt8(ascii: "f"))
+        case 0x0A: put(UInt8(ascii: "n"))
+        case 0x0D: put(UInt8(ascii: "r"))
+        case 0x09: put(UInt8(ascii: "t"))
         default:
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(Self.hexDigit(byte >> 4))
-            bytes.append(Self.hexDigit(byte & 0xF))
+            put(UInt8(ascii: "u"))
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "0"))
+            put(Self.hexDigit(byte >> 4))
+            put(Self.hexDigit(byte & 0xF))
         }
     }
 
@@ -167,48 +249,52 @@ public struct JSONWriter: Sendable {
 
     /// Writes an integer (in decimal, without going through `String`).
     public mutating func integer(_ value: Int64) {
+        reserve(21)
         separate()
         if value >= 0, value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            put(UInt8(ascii: "0") + UInt8(value))
             return
         }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { put(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         let digits = Self.digitCount(magnitude)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            var position = start + digits
-            repeat {
-                position -= 1
-                buffer[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-        }
+        var position = count + digits
+        count = position
+        repeat {
+            position -= 1
+            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
     }
 
     /// Writes a double as Foundation does (`1` for 1.0, `1e+20`, `-0`).
     /// - Throws: `encodingFailed` for NaN and infinities.
     public mutating func double(_ value: Double) throws(ModelError) {
         guard value.isFinite else { throw ModelError(.encodingFailed, "cannot encode \(value) as JSON") }
-        separate()
-        bytes.append(contentsOf: Self.doubleText(value).utf8)
+        let text = Self.doubleText(value)
+        Self.withUTF8(of: text) { utf8 in
+            reserve(utf8.count + 1)
+            separate()
+            put(utf8)
+        }
     }
 
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) {
-        separate()
-        if value {
-            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        } else {
-            bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
-        }
+        literal(value ? "true" : "false")
     }
 
     /// Writes `null`.
     public mutating func null() {
+        literal("null")
+    }
+
+    /// Writes a constant value as is.
+    @inline(__always)
+    private mutating func literal(_ text: StaticString) {
+        reserve(text.utf8CodeUnitCount + 1)
         separate()
-        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Writes a list of strings.

@@ -1,11 +1,11 @@
 import HeraldModel
 
 extension NotificationComposer {
-    /// The notification of docs/ARCHITECTURE.md §5.3 without its push: identity, kind-specific keys and
-    /// every alert value, unpruned.
+    /// The notification of docs/ARCHITECTURE.md §5.3: identity, kind-specific keys, every alert
+    /// value and every desired key (`recordFields`, unpruned), and its push.
     static func notification(
         _ match: Match, kind: PushPayload.Kind, values: PayloadValues, rendered: RenderedAlert?, badge: Int?,
-        sequence: Int64, createdAt: Int64
+        sequence: Int64, createdAt: Int64, isPruned: Bool, apns: APNsPush
     ) -> HeraldNotification {
         let subscription = match.subscription
         let change = match.change
@@ -41,6 +41,17 @@ extension NotificationComposer {
         notification.category = info.category
         notification.rendered = rendered
         notification.excludedDevice = change.originDevice.flatMap { $0.isEmpty ? nil : $0 }
+        // Before pruning: the notification keeps every desired key.
+        if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
+            // Not `Dictionary(_:uniquingKeysWith:)`: the labelled pairs would be cast (copied) to
+            // unlabelled ones first. Backwards, so the first of a key listed twice wins.
+            var fields: [String: JSONValue] = [:]
+            fields.reserveCapacity(desiredKeys.count)
+            for member in desiredKeys.reversed() { fields[member.key] = member.value }
+            notification.recordFields = fields
+        }
+        notification.isPruned = isPruned
+        notification.apns = apns
         return notification
     }
 

@@ -206,7 +206,7 @@ struct PushPayload {
         assert(isMeasured ? apns.count == size : apns.count <= size, "PushPayload: sized \(size) bytes, wrote \(apns.count)")
         pass = Pass(writer: JSONWriter(capacity: apns.count), sorted: true, ranges: pass.ranges, source: apns)
         writeSorted(&pass)
-        assert(pass.writer.bytes.count == apns.count, "PushPayload: wrote \(apns.count) then \(pass.writer.bytes.count) bytes")
+        assert(pass.writer.count == apns.count, "PushPayload: wrote \(apns.count) then \(pass.writer.count) bytes")
         return (apns, pass.writer.bytes)
     }
 
@@ -245,7 +245,7 @@ struct PushPayload {
             }
             return
         }
-        let start = pass.writer.bytes.count
+        let start = pass.writer.count
         switch value {
         case .text(let text): pass.writer.string(text)
         case .integer(let number): pass.writer.integer(number)
@@ -258,7 +258,7 @@ struct PushPayload {
             }
             pass.writer.endObject()
         }
-        pass.ranges[slot.rawValue] = start..<pass.writer.bytes.count
+        pass.ranges[slot.rawValue] = start..<pass.writer.count
     }
 
     private func writeForAPNs(_ pass: inout Pass) {
@@ -299,9 +299,9 @@ struct PushPayload {
             if pass.sorted {
                 pass.copy(body)
             } else if let text = text(of: .body) {
-                let start = pass.writer.bytes.count
+                let start = pass.writer.count
                 pass.writer.string(text)
-                pass.ranges[body] = start..<pass.writer.bytes.count
+                pass.ranges[body] = start..<pass.writer.count
             }
         } else if hasAlert {
             pass.writer.key("alert")

@@ -20,7 +20,7 @@ struct HoleBytes {
         writer = JSONWriter(capacity: 256)
         for hole in holes {
             writer.beginFragment()
-            let start = writer.bytes.count
+            let start = writer.count
             switch hole {
             case .titleLocArgs: writer.strings(values.title.texts)
             case .subtitleLocArgs: writer.strings(values.subtitle.texts)
@@ -33,14 +33,14 @@ struct HoleBytes {
             case .fo: writer.integer(Int64(match.queryNotificationReason.map(NotificationComposer.pushCode(of:)) ?? 0))
             case .desiredKeys:
                 guard let desiredKeys, desiredKeys.write(values.desiredKeys, sorted: false, into: &writer) else { continue }
-                ranges[hole.rawValue] = start..<writer.bytes.count
+                ranges[hole.rawValue] = start..<writer.count
                 writer.beginFragment()
-                let sortedStart = writer.bytes.count
+                let sortedStart = writer.count
                 _ = desiredKeys.write(values.desiredKeys, sorted: true, into: &writer)
-                ranges[Self.sortedDesiredKeys] = sortedStart..<writer.bytes.count
+                ranges[Self.sortedDesiredKeys] = sortedStart..<writer.count
                 continue
             }
-            ranges[hole.rawValue] = start..<writer.bytes.count
+            ranges[hole.rawValue] = start..<writer.count
         }
     }
 
@@ -50,6 +50,8 @@ struct HoleBytes {
         hole == .desiredKeys && sorted ? ranges[Self.sortedDesiredKeys] : ranges[hole.rawValue]
     }
 
-    /// The holes' bytes.
-    var bytes: [UInt8] { writer.bytes }
+    /// Calls `body` with the holes' bytes (not copied).
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        writer.withUnsafeBufferPointer(body)
+    }
 }

@@ -83,35 +83,47 @@ struct PayloadLayout: Sendable {
     private static let desiredKeysFraming = Array(#","af":"#.utf8)
 
     /// The payload of one notification: the fixed bytes with the holes' values between them.
-    func write(_ holes: HoleBytes, capacity: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(capacity)
+    /// `size` is ``size(with:)`` of the same holes: the bytes are copied straight into an
+    /// array of that size (no `Array.append` per piece, 2% of composing a typical
+    /// notification in perf).
+    func write(_ holes: HoleBytes, size: Int) -> [UInt8] {
         fixed.withUnsafeBufferPointer { fixed in
-            holes.bytes.withUnsafeBufferPointer { values in
-                var previous = 0
-                for piece in pieces {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous..<piece.end]))
-                    previous = piece.end
-                    let range = holes.range(of: piece.hole, sorted: sortsMembers)
-                    guard !range.isEmpty else { continue }
-                    guard piece.hole == .desiredKeys else {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: values[range]))
-                        continue
+            holes.withUnsafeBufferPointer { values in
+                [UInt8](unsafeUninitializedCapacity: size) { out, written in
+                    written = 0
+                    func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                        precondition(written + bytes.count <= size, "PayloadLayout: more bytes than size(with:) counted")
+                        guard let source = bytes.baseAddress, !bytes.isEmpty, let target = out.baseAddress else { return }
+                        (target + written).initialize(from: source, count: bytes.count)
+                        written += bytes.count
                     }
-                    switch placement {
-                    case .last:
-                        out += Self.desiredKeysFraming
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: values[range]))
-                    case .first:
-                        out += Self.desiredKeysFraming.dropFirst()
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: values[range]))
-                        out.append(UInt8(ascii: ","))
+                    Self.desiredKeysFraming.withUnsafeBufferPointer { framing in
+                        var previous = 0
+                        for piece in pieces {
+                            put(UnsafeBufferPointer(rebasing: fixed[previous..<piece.end]))
+                            previous = piece.end
+                            let range = holes.range(of: piece.hole, sorted: sortsMembers)
+                            guard !range.isEmpty else { continue }
+                            guard piece.hole == .desiredKeys else {
+                                put(UnsafeBufferPointer(rebasing: values[range]))
+                                continue
+                            }
+                            switch placement {
+                            case .last:
+                                put(framing)
+                                put(UnsafeBufferPointer(rebasing: values[range]))
+                            case .first:
+                                put(UnsafeBufferPointer(rebasing: framing.dropFirst()))
+                                put(UnsafeBufferPointer(rebasing: values[range]))
+                                put(UnsafeBufferPointer(rebasing: framing[..<1]))
+                            }
+                        }
+                        put(UnsafeBufferPointer(rebasing: fixed[previous...]))
                     }
+                    precondition(written == size, "PayloadLayout: fewer bytes than size(with:) counted")
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: fixed[previous...]))
             }
         }
-        return out
     }
 
     /// Where `pattern` starts in `bytes`, every time (once per template; a plain loop over

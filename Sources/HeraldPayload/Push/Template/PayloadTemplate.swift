@@ -125,8 +125,8 @@ final class PayloadTemplate: Sendable {
             values: values, badge: badge)
         let size = layouts.apns.size(with: values)
         guard size <= maxBytes else { return nil }
-        let apns = layouts.apns.write(values, capacity: size)
-        let sorted = layouts.sorted.write(values, capacity: size)
+        let apns = layouts.apns.write(values, size: size)
+        let sorted = layouts.sorted.write(values, size: layouts.sorted.size(with: values))
         return (apns, sorted)
     }
 }

@@ -36,12 +36,13 @@ public final class PayloadTemplates: Sendable {
     /// The template of `match`'s subscription for payloads of `kind`, made now when there is
     /// none or the subscription changed.
     func template(for match: Match, kind: PushPayload.Kind, hasBadge: Bool) -> PayloadTemplate {
-        let subscription = match.subscription
+        // `match.subscription` read in place each time: a local copy of the subscription
+        // retains and releases each of its strings (perf).
         let key = Key(
-            subscriptionID: subscription.subscriptionID, container: subscription.container,
-            owner: subscription.ownerRecordName, type: match.notificationType, hasBadge: hasBadge)
-        if let cached = templates[key], cached.serves(subscription) { return cached }
-        let made = PayloadTemplate(subscription: subscription, kind: kind, hasBadge: hasBadge)
+            subscriptionID: match.subscription.subscriptionID, container: match.subscription.container,
+            owner: match.subscription.ownerRecordName, type: match.notificationType, hasBadge: hasBadge)
+        if let cached = templates[key], cached.serves(match.subscription) { return cached }
+        let made = PayloadTemplate(subscription: match.subscription, kind: kind, hasBadge: hasBadge)
         templates.store(made, for: key)
         return made
     }
