@@ -76,6 +76,19 @@ struct PostingHasher: Sendable {
 
     /// The hash of one string key of probe `number`.
     func hash(_ number: Int32, string text: String, reversed: Bool = false) -> UInt64 {
+        if !reversed {
+            // ASCII (most keys) in one pass, no separate check for normalization.
+            var utf8 = text
+            let ascii: UInt64? = utf8.withUTF8 { bytes in
+                var state = start(number)
+                for byte in bytes {
+                    guard byte < 0x80 else { return nil }
+                    state = Self.add(state, byte)
+                }
+                return finish(state)
+            }
+            if let ascii { return ascii }
+        }
         var state = start(number)
         Self.withNormalizedBytes(text) { bytes in
             if reversed {
@@ -135,6 +148,36 @@ struct PostingHasher: Sendable {
         }
         for length in lengths {
             Grams.forEach(in: text, length: length) { body(hash(number, string: $0)) }
+        }
+    }
+
+    /// Calls `body` with the hash of every full-text search token of `text` when it is ASCII
+    /// — runs of ASCII letters and digits, lower-cased, as `TokenSearch` tokenizes them —
+    /// hashed straight from the bytes instead of making a string per token (tokenizing every
+    /// string field was a tenth of matching a change). Stop words are hashed too: nobody is
+    /// filed under one, so that costs only a lookup that finds nothing (or a candidate the
+    /// predicate rejects), never a miss.
+    /// - Returns: `false`, having called `body` for nothing, when `text` is not ASCII.
+    func forEachASCIIToken(_ number: Int32, of text: String, _ body: (UInt64) -> Void) -> Bool {
+        var utf8 = text
+        return utf8.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return false }
+            let origin = start(number)
+            var state = origin
+            var inToken = false
+            for byte in bytes {
+                let lower = byte | 0x20
+                if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7a) {
+                    state = Self.add(state, byte >= 0x41 && byte <= 0x5a ? lower : byte)
+                    inToken = true
+                } else if inToken {
+                    body(finish(state))
+                    state = origin
+                    inToken = false
+                }
+            }
+            if inToken { body(finish(state)) }
+            return true
         }
     }
 
