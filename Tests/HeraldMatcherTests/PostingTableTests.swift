@@ -99,6 +99,20 @@ struct PostingTableTests {
                 #expect(walked.sorted() == expected.sorted(), "\(text) lengths \(lengths)")
             }
         }
+        // Simple text lower-cased on the way: the hashes of the folded text's pieces.
+        for text in ["Grocery LIST", "p12 Item", "W123 AND more", "x-42", ""] {
+            let folded = Comparison.Options.caseInsensitive.fold(text)
+            for reversed in [false, true] {
+                var walked: [UInt64] = [], expected: [UInt64] = []
+                hasher.forEachAffix(3, ofSimple: text, lengths: [1, 3, 5, 40], reversed: reversed, lowercasing: true) { walked.append($0) }
+                hasher.forEachAffix(3, of: folded, lengths: [1, 3, 5, 40], reversed: reversed) { expected.append($0) }
+                #expect(walked == expected, "\(text) reversed: \(reversed)")
+            }
+            var walked: [UInt64] = [], expected: [UInt64] = []
+            hasher.forEachGram(5, ofSimple: text, lengths: [3, 6], lowercasing: true) { walked.append($0) }
+            hasher.forEachGram(5, of: folded, lengths: [3, 6]) { expected.append($0) }
+            #expect(walked == expected, "\(text)")
+        }
         var runs: [String] = []
         Grams.forEach(in: "we\u{301}bs", length: 3) { runs.append($0) }
         #expect(runs == ["we\u{301}b", "e\u{301}bs"])

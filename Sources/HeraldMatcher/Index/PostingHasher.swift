@@ -103,19 +103,8 @@ struct PostingHasher: Sendable {
     /// Calls `body` with the hash of the prefix (or, `reversed`, the suffix) of every length
     /// in `lengths` (characters, ascending) that `text` is long enough for.
     func forEachAffix(_ number: Int32, of text: String, lengths: [Int], reversed: Bool, _ body: (UInt64) -> Void) {
-        guard let longest = lengths.last else { return }
         if SimpleText.isSimple(text) {
-            // One character per byte: one walk, each length read off the running state.
-            var utf8 = text
-            utf8.withUTF8 { bytes in
-                var state = start(number)
-                var next = 0
-                for step in 0..<min(longest, bytes.count) {
-                    state = Self.add(state, bytes[reversed ? bytes.count - 1 - step : step])
-                    while next < lengths.count, lengths[next] < step + 1 { next += 1 }
-                    if next < lengths.count, lengths[next] == step + 1 { body(finish(state)) }
-                }
-            }
+            forEachAffix(number, ofSimple: text, lengths: lengths, reversed: reversed, lowercasing: false, body)
             return
         }
         for length in lengths {
@@ -124,31 +113,60 @@ struct PostingHasher: Sendable {
         }
     }
 
+    /// `forEachAffix` of a `SimpleText` (one character per byte): one walk, each length read
+    /// off the running state; with `lowercasing`, as if the text were lower-cased first (the
+    /// `[c]` folding of ASCII text, without making the folded string).
+    func forEachAffix(
+        _ number: Int32, ofSimple text: String, lengths: [Int], reversed: Bool, lowercasing: Bool, _ body: (UInt64) -> Void
+    ) {
+        guard let longest = lengths.last else { return }
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            var state = start(number)
+            var next = 0
+            for step in 0..<min(longest, bytes.count) {
+                state = Self.add(state, Self.byte(bytes[reversed ? bytes.count - 1 - step : step], lowercasing: lowercasing))
+                while next < lengths.count, lengths[next] < step + 1 { next += 1 }
+                if next < lengths.count, lengths[next] == step + 1 { body(finish(state)) }
+            }
+        }
+    }
+
     /// Calls `body` with the hash of every run of each length in `lengths` (characters,
     /// ascending) of `text` (`Grams`): from each start position, one walk reads every length.
     func forEachGram(_ number: Int32, of text: String, lengths: [Int], _ body: (UInt64) -> Void) {
-        guard let longest = lengths.last else { return }
         if SimpleText.isSimple(text) {
-            var utf8 = text
-            utf8.withUTF8 { bytes in
-                let origin = start(number)
-                for first in 0..<bytes.count {
-                    var state = origin
-                    var next = 0
-                    for step in 0..<min(longest, bytes.count - first) {
-                        state = Self.add(state, bytes[first + step])
-                        if next < lengths.count, lengths[next] == step + 1 {
-                            body(finish(state))
-                            next += 1
-                        }
-                    }
-                }
-            }
+            forEachGram(number, ofSimple: text, lengths: lengths, lowercasing: false, body)
             return
         }
         for length in lengths {
             Grams.forEach(in: text, length: length) { body(hash(number, string: $0)) }
         }
+    }
+
+    /// `forEachGram` of a `SimpleText`, lower-cased on the way with `lowercasing`.
+    func forEachGram(_ number: Int32, ofSimple text: String, lengths: [Int], lowercasing: Bool, _ body: (UInt64) -> Void) {
+        guard let longest = lengths.last else { return }
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            let origin = start(number)
+            for first in 0..<bytes.count {
+                var state = origin
+                var next = 0
+                for step in 0..<min(longest, bytes.count - first) {
+                    state = Self.add(state, Self.byte(bytes[first + step], lowercasing: lowercasing))
+                    if next < lengths.count, lengths[next] == step + 1 {
+                        body(finish(state))
+                        next += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// An ASCII byte, lower-cased when asked.
+    private static func byte(_ byte: UInt8, lowercasing: Bool) -> UInt8 {
+        lowercasing && byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte
     }
 
     /// Calls `body` with the hash of every full-text search token of `text` when it is ASCII

@@ -207,6 +207,10 @@ final class QueryIndex: @unchecked Sendable {
         _ fields: [String: FieldValue], steps: [Step], hasher: PostingHasher, into hashes: inout [UInt64]
     ) {
         var value: FieldValue?
+        // The field's value when it is one `SimpleText` string: its affixes and runs are
+        // hashed from its bytes, folded on the way (ASCII folds to itself, lower-cased under
+        // `[c]`: `Comparison.Options.fold`), without making folded strings.
+        var simple: String?
         var folded: [String] = []
         for step in steps {
             let probe = step.probe
@@ -217,10 +221,25 @@ final class QueryIndex: @unchecked Sendable {
                 }
                 continue
             }
-            if step.readsField { value = fields[field] }
+            if step.readsField {
+                value = fields[field]
+                simple = nil
+                if case .string(let text)? = value, SimpleText.isSimple(text) { simple = text }
+            }
             guard let value else { continue }
             switch probe.kind {
             case .prefix, .suffix, .gram:
+                if let simple {
+                    let lowercasing = probe.options.contains(.caseInsensitive)
+                    if probe.kind == .gram {
+                        hasher.forEachGram(step.number, ofSimple: simple, lengths: step.lengths, lowercasing: lowercasing) { hashes.append($0) }
+                    } else {
+                        hasher.forEachAffix(
+                            step.number, ofSimple: simple, lengths: step.lengths, reversed: probe.kind == .suffix, lowercasing: lowercasing
+                        ) { hashes.append($0) }
+                    }
+                    continue
+                }
                 if step.folds {
                     folded.removeAll(keepingCapacity: true)
                     IndexKey.forEachString(of: value, folding: probe.options) { folded.append($0) }
