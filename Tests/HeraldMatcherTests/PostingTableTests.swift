@@ -1,3 +1,4 @@
+import HeraldPredicate
 import HeraldTestSupport
 import Testing
 @testable import HeraldMatcher
@@ -29,8 +30,54 @@ struct PostingTableTests {
             }
         }
         #expect(table.count == model.count)
-        for hash in (1...300).flatMap({ [UInt64($0), UInt64($0) << 8] }) {
+        let every = (1...300).flatMap({ [UInt64($0), UInt64($0) << 8] })
+        for hash in every {
             #expect(slots(table, hash) == (model[hash] ?? []).sorted(), "hash \(hash)")
+        }
+        // Looking many hashes up in one pass gives what one lookup per hash gives, in order.
+        let asked = every + every.prefix(40) + [UInt64.max, 12_345]
+        var one: [Int32] = []
+        for hash in asked { table.append(hash, to: &one) }
+        var many: [Int32] = []
+        table.append(asked, to: &many)
+        #expect(many == one)
+    }
+
+    @Test("tokens hashed from ASCII bytes are the hashes of the search tokens (stop words may be added); other text is left to the tokenizer")
+    func asciiTokenHashes() {
+        let hasher = PostingHasher(seed: 3)
+        var random = SeededGenerator(seed: 5)
+        let alphabet = Array("aZ09 x-Y_.,:!\t\nThE And OR w12 fox")
+        var texts = ["", " ", "The quick brown FOX", "w123 and more", "x-42", "a1b2--C3", "urgent: call back", "and the"]
+        for _ in 0..<300 {
+            texts.append(String((0..<Int.random(in: 0..<24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
+        }
+        for text in texts {
+            var walked: [UInt64] = []
+            #expect(hasher.forEachASCIIToken(9, of: text) { walked.append($0) })
+            var expected: [UInt64] = []
+            TokenSearch.forEachToken(in: text) { expected.append(hasher.hash(9, .string($0))) }
+            #expect(Set(expected).isSubset(of: Set(walked)), "\(text)")
+            // Every extra hash is a stop word's.
+            var tokens: [String] = []
+            for word in text.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) { tokens.append(word.lowercased()) }
+            #expect(walked == tokens.map { hasher.hash(9, .string($0)) }, "\(text)")
+        }
+        var called = false
+        #expect(!hasher.forEachASCIIToken(9, of: "Caf\u{E9} noir") { _ in called = true })
+        #expect(!called)
+    }
+
+    @Test("a string's hash is the same on the one-pass ASCII path and the normalizing path")
+    func asciiHashPath() {
+        let hasher = PostingHasher(seed: 4)
+        for text in ["", "a", "grocery list", "p123 item", "x-42"] {
+            // The ASCII path hashes the bytes as they are, as the walks do.
+            let bytes = hasher.finish(text.utf8.reduce(hasher.start(2)) { PostingHasher.add($0, $1) })
+            #expect(hasher.hash(2, string: text) == bytes)
+            // Non-ASCII text takes the normalizing path: canonically equal spellings meet.
+            #expect(hasher.hash(2, string: text + "\u{E9}") == hasher.hash(2, string: text + "e\u{301}"))
+            #expect(hasher.hash(2, .string(text)) == hasher.hash(2, string: text))
         }
     }
 
@@ -51,6 +98,20 @@ struct PostingTableTests {
                 for length in lengths { Grams.forEach(in: text, length: length) { expected.append(hasher.hash(5, .string($0))) } }
                 #expect(walked.sorted() == expected.sorted(), "\(text) lengths \(lengths)")
             }
+        }
+        // Simple text lower-cased on the way: the hashes of the folded text's pieces.
+        for text in ["Grocery LIST", "p12 Item", "W123 AND more", "x-42", ""] {
+            let folded = Comparison.Options.caseInsensitive.fold(text)
+            for reversed in [false, true] {
+                var walked: [UInt64] = [], expected: [UInt64] = []
+                hasher.forEachAffix(3, ofSimple: text, lengths: [1, 3, 5, 40], reversed: reversed, lowercasing: true) { walked.append($0) }
+                hasher.forEachAffix(3, of: folded, lengths: [1, 3, 5, 40], reversed: reversed) { expected.append($0) }
+                #expect(walked == expected, "\(text) reversed: \(reversed)")
+            }
+            var walked: [UInt64] = [], expected: [UInt64] = []
+            hasher.forEachGram(5, ofSimple: text, lengths: [3, 6], lowercasing: true) { walked.append($0) }
+            hasher.forEachGram(5, of: folded, lengths: [3, 6]) { expected.append($0) }
+            #expect(walked == expected, "\(text)")
         }
         var runs: [String] = []
         Grams.forEach(in: "we\u{301}bs", length: 3) { runs.append($0) }

@@ -76,6 +76,19 @@ struct PostingHasher: Sendable {
 
     /// The hash of one string key of probe `number`.
     func hash(_ number: Int32, string text: String, reversed: Bool = false) -> UInt64 {
+        if !reversed {
+            // ASCII (most keys) in one pass, no separate check for normalization.
+            var utf8 = text
+            let ascii: UInt64? = utf8.withUTF8 { bytes in
+                var state = start(number)
+                for byte in bytes {
+                    guard byte < 0x80 else { return nil }
+                    state = Self.add(state, byte)
+                }
+                return finish(state)
+            }
+            if let ascii { return ascii }
+        }
         var state = start(number)
         Self.withNormalizedBytes(text) { bytes in
             if reversed {
@@ -90,19 +103,8 @@ struct PostingHasher: Sendable {
     /// Calls `body` with the hash of the prefix (or, `reversed`, the suffix) of every length
     /// in `lengths` (characters, ascending) that `text` is long enough for.
     func forEachAffix(_ number: Int32, of text: String, lengths: [Int], reversed: Bool, _ body: (UInt64) -> Void) {
-        guard let longest = lengths.last else { return }
         if SimpleText.isSimple(text) {
-            // One character per byte: one walk, each length read off the running state.
-            var utf8 = text
-            utf8.withUTF8 { bytes in
-                var state = start(number)
-                var next = 0
-                for step in 0..<min(longest, bytes.count) {
-                    state = Self.add(state, bytes[reversed ? bytes.count - 1 - step : step])
-                    while next < lengths.count, lengths[next] < step + 1 { next += 1 }
-                    if next < lengths.count, lengths[next] == step + 1 { body(finish(state)) }
-                }
-            }
+            forEachAffix(number, ofSimple: text, lengths: lengths, reversed: reversed, lowercasing: false, body)
             return
         }
         for length in lengths {
@@ -111,30 +113,89 @@ struct PostingHasher: Sendable {
         }
     }
 
+    /// `forEachAffix` of a `SimpleText` (one character per byte): one walk, each length read
+    /// off the running state; with `lowercasing`, as if the text were lower-cased first (the
+    /// `[c]` folding of ASCII text, without making the folded string).
+    func forEachAffix(
+        _ number: Int32, ofSimple text: String, lengths: [Int], reversed: Bool, lowercasing: Bool, _ body: (UInt64) -> Void
+    ) {
+        guard let longest = lengths.last else { return }
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            var state = start(number)
+            var next = 0
+            for step in 0..<min(longest, bytes.count) {
+                state = Self.add(state, Self.byte(bytes[reversed ? bytes.count - 1 - step : step], lowercasing: lowercasing))
+                while next < lengths.count, lengths[next] < step + 1 { next += 1 }
+                if next < lengths.count, lengths[next] == step + 1 { body(finish(state)) }
+            }
+        }
+    }
+
     /// Calls `body` with the hash of every run of each length in `lengths` (characters,
     /// ascending) of `text` (`Grams`): from each start position, one walk reads every length.
     func forEachGram(_ number: Int32, of text: String, lengths: [Int], _ body: (UInt64) -> Void) {
-        guard let longest = lengths.last else { return }
         if SimpleText.isSimple(text) {
-            var utf8 = text
-            utf8.withUTF8 { bytes in
-                let origin = start(number)
-                for first in 0..<bytes.count {
-                    var state = origin
-                    var next = 0
-                    for step in 0..<min(longest, bytes.count - first) {
-                        state = Self.add(state, bytes[first + step])
-                        if next < lengths.count, lengths[next] == step + 1 {
-                            body(finish(state))
-                            next += 1
-                        }
-                    }
-                }
-            }
+            forEachGram(number, ofSimple: text, lengths: lengths, lowercasing: false, body)
             return
         }
         for length in lengths {
             Grams.forEach(in: text, length: length) { body(hash(number, string: $0)) }
+        }
+    }
+
+    /// `forEachGram` of a `SimpleText`, lower-cased on the way with `lowercasing`.
+    func forEachGram(_ number: Int32, ofSimple text: String, lengths: [Int], lowercasing: Bool, _ body: (UInt64) -> Void) {
+        guard let longest = lengths.last else { return }
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            let origin = start(number)
+            for first in 0..<bytes.count {
+                var state = origin
+                var next = 0
+                for step in 0..<min(longest, bytes.count - first) {
+                    state = Self.add(state, Self.byte(bytes[first + step], lowercasing: lowercasing))
+                    if next < lengths.count, lengths[next] == step + 1 {
+                        body(finish(state))
+                        next += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// An ASCII byte, lower-cased when asked.
+    private static func byte(_ byte: UInt8, lowercasing: Bool) -> UInt8 {
+        lowercasing && byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte
+    }
+
+    /// Calls `body` with the hash of every full-text search token of `text` when it is ASCII
+    /// — runs of ASCII letters and digits, lower-cased, as `TokenSearch` tokenizes them —
+    /// hashed straight from the bytes instead of making a string per token (tokenizing every
+    /// string field was a tenth of matching a change). Stop words are hashed too: nobody is
+    /// filed under one, so that costs only a lookup that finds nothing (or a candidate the
+    /// predicate rejects), never a miss.
+    /// - Returns: `false`, having called `body` for nothing, when `text` is not ASCII.
+    func forEachASCIIToken(_ number: Int32, of text: String, _ body: (UInt64) -> Void) -> Bool {
+        var utf8 = text
+        return utf8.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return false }
+            let origin = start(number)
+            var state = origin
+            var inToken = false
+            for byte in bytes {
+                let lower = byte | 0x20
+                if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7a) {
+                    state = Self.add(state, byte >= 0x41 && byte <= 0x5a ? lower : byte)
+                    inToken = true
+                } else if inToken {
+                    body(finish(state))
+                    state = origin
+                    inToken = false
+                }
+            }
+            if inToken { body(finish(state)) }
+            return true
         }
     }
 

@@ -96,6 +96,34 @@ struct PostingTable: Sendable {
         }
     }
 
+    /// Appends every slot filed under each of `hashes` (in their order). One loop over the
+    /// table's storage, without a call or a copy of the table per hash: the filter tests of
+    /// successive hashes are independent loads, so their cache misses overlap.
+    func append(_ hashes: [UInt64], to result: inout [Int32]) {
+        filter.withUnsafeBufferPointer { filter in
+            self.hashes.withUnsafeBufferPointer { table in
+                heads.withUnsafeBufferPointer { heads in
+                    let mask = table.count - 1
+                    for hash in hashes {
+                        let bit = filterBit(hash)
+                        guard filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { continue }
+                        var bucket = home(hash)
+                        while true {
+                            let stored = table[bucket]
+                            if stored == hash {
+                                let head = heads[bucket]
+                                if head >= 0 { result.append(head) } else { result.append(contentsOf: lists[Int(-head - 1)]) }
+                                break
+                            }
+                            if stored == 0 { break }
+                            bucket = (bucket + 1) & mask
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     mutating func insert(_ hash: UInt64, slot: Int32) {
         if let bucket = find(hash) {
             let head = heads[bucket]

@@ -18,6 +18,10 @@ final class QueryIndex: @unchecked Sendable {
         var number: Int32
         /// Prefix/suffix/run lengths in use, ascending (one walk of the record's string reads them all).
         var lengths: [Int]
+        /// The first step of its field (steps come grouped by field): look the field up here.
+        var readsField = true
+        /// The first prefix, suffix or run step of its field and folding: fold the field's strings here.
+        var folds = true
     }
 
     private(set) var subscriptions: [IndexedSubscription?] = []
@@ -146,6 +150,14 @@ final class QueryIndex: @unchecked Sendable {
             (a.probe.field ?? "", a.probe.options.rawValue, a.probe.kind, a.probe.length)
                 < (b.probe.field ?? "", b.probe.options.rawValue, b.probe.kind, b.probe.length)
         }
+        var foldedBy: Probe?
+        for index in steps.indices {
+            let probe = steps[index].probe
+            steps[index].readsField = index == 0 || steps[index - 1].probe.field != probe.field
+            guard probe.kind == .prefix || probe.kind == .suffix || probe.kind == .gram else { continue }
+            steps[index].folds = foldedBy?.field != probe.field || foldedBy?.options != probe.options
+            foldedBy = probe
+        }
     }
 
     /// The slots of every subscription that may match a record with these fields (now or,
@@ -171,47 +183,81 @@ final class QueryIndex: @unchecked Sendable {
         return result
     }
 
+    /// Appends the candidates of a record's fields: first every posting hash the record
+    /// offers (no lookups yet, no closure holding the table), then one pass looking them all
+    /// up (`PostingTable.append(_:to:)`), then the range stabs.
     private static func collect(
         _ fields: [String: FieldValue], steps: [Step], postings: PostingTable, hasher: PostingHasher,
         ranges: [String: RangeIndex], into result: inout [Int32]
     ) {
-        // Steps come grouped by field, then options: look each field up once, and fold its
-        // strings once per options.
-        var valueOf: (field: String, value: FieldValue?)?
-        var foldedFor: (field: String, options: Comparison.Options)?
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(64)
+        offeredHashes(fields, steps: steps, hasher: hasher, into: &hashes)
+        postings.append(hashes, to: &result)
+        for (field, index) in ranges {
+            guard let value = fields[field] else { continue }
+            IndexKey.forEachNumber(of: value) { index.stab($0, into: &result) }
+        }
+    }
+
+    /// The posting hash of every key the record offers to the bucket's steps. Steps come
+    /// grouped by field, then folding (`Step.readsField`, `Step.folds`): each field is looked
+    /// up once and its strings folded once per folding.
+    private static func offeredHashes(
+        _ fields: [String: FieldValue], steps: [Step], hasher: PostingHasher, into hashes: inout [UInt64]
+    ) {
+        var value: FieldValue?
+        // The field's value when it is one `SimpleText` string: its affixes and runs are
+        // hashed from its bytes, folded on the way (ASCII folds to itself, lower-cased under
+        // `[c]`: `Comparison.Options.fold`), without making folded strings.
+        var simple: String?
         var folded: [String] = []
         for step in steps {
             let probe = step.probe
             guard let field = probe.field else {
-                // An all-fields token search.
-                RecordKeys.forEach(probe, of: fields) { postings.append(hasher.hash(step.number, $0), to: &result) }
+                // An all-fields token search reads every STRING and STRING_LIST field.
+                for value in fields.values {
+                    RecordKeys.forEachTokenHash(of: value, number: step.number, hasher: hasher) { hashes.append($0) }
+                }
                 continue
             }
-            if valueOf?.field != field { valueOf = (field, fields[field]) }
-            guard let value = valueOf?.value else { continue }
+            if step.readsField {
+                value = fields[field]
+                simple = nil
+                if case .string(let text)? = value, SimpleText.isSimple(text) { simple = text }
+            }
+            guard let value else { continue }
             switch probe.kind {
             case .prefix, .suffix, .gram:
-                if foldedFor?.field != field || foldedFor?.options != probe.options {
+                if let simple {
+                    let lowercasing = probe.options.contains(.caseInsensitive)
+                    if probe.kind == .gram {
+                        hasher.forEachGram(step.number, ofSimple: simple, lengths: step.lengths, lowercasing: lowercasing) { hashes.append($0) }
+                    } else {
+                        hasher.forEachAffix(
+                            step.number, ofSimple: simple, lengths: step.lengths, reversed: probe.kind == .suffix, lowercasing: lowercasing
+                        ) { hashes.append($0) }
+                    }
+                    continue
+                }
+                if step.folds {
                     folded.removeAll(keepingCapacity: true)
                     IndexKey.forEachString(of: value, folding: probe.options) { folded.append($0) }
-                    foldedFor = (field, probe.options)
                 }
                 for text in folded {
                     if probe.kind == .gram {
-                        hasher.forEachGram(step.number, of: text, lengths: step.lengths) { postings.append($0, to: &result) }
+                        hasher.forEachGram(step.number, of: text, lengths: step.lengths) { hashes.append($0) }
                     } else {
                         hasher.forEachAffix(step.number, of: text, lengths: step.lengths, reversed: probe.kind == .suffix) {
-                            postings.append($0, to: &result)
+                            hashes.append($0)
                         }
                     }
                 }
-            case .value, .token, .cell:
-                RecordKeys.forEach(probe, of: value) { postings.append(hasher.hash(step.number, $0), to: &result) }
+            case .token:
+                RecordKeys.forEachTokenHash(of: value, number: step.number, hasher: hasher) { hashes.append($0) }
+            case .value, .cell:
+                RecordKeys.forEach(probe, of: value) { hashes.append(hasher.hash(step.number, $0)) }
             }
-        }
-        for (field, index) in ranges {
-            guard let value = fields[field] else { continue }
-            IndexKey.forEachNumber(of: value) { index.stab($0, into: &result) }
         }
     }
 

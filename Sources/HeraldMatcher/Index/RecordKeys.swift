@@ -38,6 +38,23 @@ enum RecordKeys {
         }
     }
 
+    /// Calls `body` with the posting hash (probe `number`) of every search token of `value`
+    /// (a string or a list of strings): ASCII text is hashed from its bytes without a string
+    /// per token (`PostingHasher.forEachASCIIToken`); other text through `TokenSearch`.
+    static func forEachTokenHash(
+        of value: FieldValue, number: Int32, hasher: PostingHasher, _ body: (UInt64) -> Void
+    ) {
+        switch value {
+        case .string(let text):
+            if !hasher.forEachASCIIToken(number, of: text, body) {
+                TokenSearch.forEachToken(in: text) { body(hasher.hash(number, string: $0)) }
+            }
+        case .list(let items, .string):
+            for item in items { forEachTokenHash(of: item, number: number, hasher: hasher, body) }
+        default: break
+        }
+    }
+
     private static func tokens(of value: FieldValue, _ body: (IndexKey) -> Void) {
         switch value {
         case .string(let text): TokenSearch.forEachToken(in: text) { body(.string($0)) }
