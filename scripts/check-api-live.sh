@@ -27,6 +27,17 @@ container="iCloud.com.example.check"
 token="$("$herald" token issue --user _check --container "$container")"
 config="$data/schemathesis.toml"
 printf '[parameters]\n"path.container" = "%s"\n' "$container" >"$config"
+# A schedule without a fire date (or with one in the past) fires at once and, fired, is no
+# longer pending: its GET answers 404 as soon as the schedule stage has consumed it (as iOS
+# drops a fired one-shot local notification from scheduledLocalNotifications). So "a
+# created resource is readable right after" does not hold for schedules: that check is off
+# for them alone (it failed a run where the stage was quicker than the GET).
+cat >>"$config" <<'TOML'
+
+[[operations]]
+include-path-regex = "/schedules"
+checks.ensure_resource_availability.enabled = false
+TOML
 # Left out on purpose: positive_data_acceptance (the API validates beyond the schema: signed
 # change tokens, subscription types per database). unsupported_method runs: every known
 # path answers an undeclared method with 405, the JSON error body and Allow.
