@@ -80,14 +80,7 @@ struct CanonicalBytesTests {
         var samples = WireSamples(seed: seed)
         var kept = 0
         for _ in 0..<100 {
-            var notification = samples.notification()
-            notification.subscriptionID = notification.subscriptionID ?? "s1"
-            notification.queryNotificationReason = notification.queryNotificationReason ?? .recordUpdated
-            notification.recordID = notification.recordID ?? RecordID(recordName: "r", zoneID: samples.zoneID())
-            notification.recordZoneID = notification.recordZoneID ?? samples.zoneID()
-            notification.databaseScope = notification.databaseScope ?? .private
-            notification.scheduleID = notification.scheduleID ?? "daily"
-            notification.fireDate = notification.fireDate ?? 1_795_300_000_000
+            let notification = samples.completeNotification()
             let bytes = try codec.encode(notification)
             let decoded = try codec.decode(HeraldNotification.self, from: bytes)
             #expect(decoded == notification)
@@ -100,14 +93,7 @@ struct CanonicalBytesTests {
     @Test("a payload with whitespace is read as a tree, to the same value")
     func spacedPayloadReadAsTree() throws {
         var samples = WireSamples(seed: 1)
-        var notification = samples.notification()
-        notification.subscriptionID = "s1"
-        notification.queryNotificationReason = .recordUpdated
-        notification.recordID = RecordID(recordName: "r", zoneID: samples.zoneID())
-        notification.recordZoneID = samples.zoneID()
-        notification.databaseScope = .private
-        notification.scheduleID = "daily"
-        notification.fireDate = 1_795_300_000_000
+        var notification = samples.completeNotification()
         notification.apns = APNsPush(pushType: .alert, priority: .immediate, payload: ["aps": ["alert": "x"]])
         let compact = try codec.encode(notification)
         let text = String(decoding: compact, as: UTF8.self).replacingOccurrences(of: #""payload":{"#, with: #""payload": { "#)

@@ -164,17 +164,7 @@ struct FastCodecPropertyTests {
 
     @Test("notifications of every type with the members it needs: read alike by both decoders", arguments: 0..<2)
     func completeNotificationsRead(seed: UInt64) throws {
-        try holds(seed: 700 + seed, count: 150, mutations: 12) { samples in
-            var notification = samples.notification()
-            notification.subscriptionID = notification.subscriptionID ?? "s1"
-            notification.queryNotificationReason = notification.queryNotificationReason ?? .recordUpdated
-            notification.recordID = notification.recordID ?? RecordID(recordName: "r", zoneID: samples.zoneID())
-            notification.recordZoneID = notification.recordZoneID ?? samples.zoneID()
-            notification.databaseScope = notification.databaseScope ?? .private
-            notification.scheduleID = notification.scheduleID ?? "daily"
-            notification.fireDate = notification.fireDate ?? 1_795_300_000_000
-            return notification
-        }
+        try holds(seed: 700 + seed, count: 150, mutations: 12) { $0.completeNotification() }
     }
 
     @Test("notifications encode to the same bytes", arguments: 0..<4)

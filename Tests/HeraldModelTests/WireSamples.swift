@@ -151,6 +151,20 @@ struct WireSamples {
             subscription: subscription, change: recordChange())
     }
 
+    /// A random notification with every member its type needs (a query's subscription and
+    /// reason, a scheduled one's schedule ID and fire date, …), so both decoders accept it.
+    mutating func completeNotification() -> HeraldNotification {
+        var notification = notification()
+        notification.subscriptionID = notification.subscriptionID ?? "s1"
+        notification.queryNotificationReason = notification.queryNotificationReason ?? .recordUpdated
+        notification.recordID = notification.recordID ?? RecordID(recordName: "r", zoneID: zoneID())
+        notification.recordZoneID = notification.recordZoneID ?? zoneID()
+        notification.databaseScope = notification.databaseScope ?? .private
+        notification.scheduleID = notification.scheduleID ?? "daily"
+        notification.fireDate = notification.fireDate ?? 1_795_300_000_000
+        return notification
+    }
+
     mutating func notification() -> HeraldNotification {
         var notification = HeraldNotification(
             notificationID: text(), notificationType: NotificationType.allCases.randomElement(using: &random)!,
