@@ -16,13 +16,13 @@ extension JSONDocument {
         return bytes[start..<end]
     }
 
-    /// The first member named `key` of object `node` (canonical objects have one), by raw
-    /// text: names with escapes are not matched.
+    /// The value node of the first member named `key` of object `node` (Foundation keeps the
+    /// first of duplicates; canonical objects have one); `nil` for a non-object.
     public func member(_ key: StaticString, of node: Int) -> Int? {
         guard nodes[node].kind == .object else { return nil }
         var index = node + 1
         for _ in 0..<nodes[node].count {
-            if !nodes[index].escaped, textEquals(index, key) { return index + 1 }
+            if textEquals(index, key) { return index + 1 }
             index = Int(nodes[index + 1].next)
         }
         return nil

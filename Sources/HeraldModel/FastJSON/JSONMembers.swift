@@ -28,14 +28,7 @@ struct JSONMembers {
     }
 
     /// The value node of the first member named `key` (Foundation keeps the first of duplicates).
-    func value(_ key: StaticString) -> Int? {
-        var index = node + 1
-        for _ in 0..<document.nodes[node].count {
-            if document.textEquals(index, key) { return index + 1 }
-            index = Int(document.nodes[index + 1].next)
-        }
-        return nil
-    }
+    func value(_ key: StaticString) -> Int? { document.member(key, of: node) }
 
     /// The value node of `key` unless it is absent or null.
     func present(_ key: StaticString) -> Int? {
