@@ -41,6 +41,7 @@ struct UserPushStateWireTests {
                 lastReason: "503 " + pick()))
         }
         state.recent = (0..<Int(random.next() % 5)).map { "id-\($0)" + pick() }
+        for _ in 0..<Int(random.next() % 6) { state.handled.insert(Int64(random.next() % 12)) }
         return state
     }
 
@@ -52,6 +53,14 @@ struct UserPushStateWireTests {
             #expect(fast == (try codec.encodeWithFoundation(state)), "seed \(seed): \(String(decoding: fast, as: UTF8.self))")
             #expect(try codec.decode(UserPushState.self, from: fast) == state)
         }
+    }
+
+    @Test("a state written before handled sequences existed reads back with none")
+    func legacyState() throws {
+        let legacy = #"{"appliedDevices":3,"devices":{},"pending":[],"recent":["n1","n2"],"sent":{},"user":"_u1"}"#
+        let state = try codec.decode(UserPushState.self, from: Data(legacy.utf8))
+        #expect(state.handled == HandledSequences())
+        #expect(state.recent == ["n1", "n2"] && state.appliedDevices == 3)
     }
 
     @Test("an empty state and one with a payload from encoded bytes")

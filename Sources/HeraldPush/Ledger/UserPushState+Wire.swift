@@ -11,6 +11,8 @@ extension UserPushState: WireEncodable {
         writer.integer(appliedDevices)
         writer.key("devices")
         try writer.object(devices) { (writer, device) throws(ModelError) in device.write(to: &writer) }
+        writer.key("handled")
+        handled.write(to: &writer)
         writer.key("pending")
         writer.beginArray()
         for (index, push) in pending.enumerated() {
@@ -25,6 +27,22 @@ extension UserPushState: WireEncodable {
         try writer.object(sent) { (writer, offset) throws(ModelError) in writer.integer(offset) }
         writer.key("user")
         writer.string(user)
+        writer.endObject()
+    }
+}
+
+extension HandledSequences {
+    /// Writes the sequences as the synthesized `encode(to:)` does (`through` left out when nil).
+    func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("above")
+        writer.beginArray()
+        for sequence in above { writer.integer(sequence) }
+        writer.endArray()
+        if let through {
+            writer.key("through")
+            writer.integer(through)
+        }
         writer.endObject()
     }
 }

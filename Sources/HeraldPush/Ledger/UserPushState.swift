@@ -16,9 +16,12 @@ public struct UserPushState: Sendable, Hashable, Codable {
     public var sent: [String: Int64] = [:]
     /// Pushes waiting for their next attempt, oldest first.
     public var pending: [PendingPush] = []
-    /// The IDs of the user's latest notifications pushed or read (at most
-    /// `rememberedIDs`): a copy of a notification appended again under the same ID (compose
-    /// redoing a batch after a crash) is not pushed again.
+    /// The user's notifications handled (pushed, settled, or needing no push), by sequence:
+    /// a copy appended again (compose redoing a batch after a crash) is not pushed again.
+    public var handled = HandledSequences()
+    /// The IDs of the user's latest notifications read (at most `rememberedIDs`): a read
+    /// may arrive before the notification it names, which is then not pushed. (States
+    /// written before `handled` existed also hold the IDs of pushed notifications here.)
     public var recent: [String] = []
     /// The offset of the last `devices` record applied (all of a user's are on one
     /// partition): a record replayed after a restart (a registration since pruned) is
@@ -29,6 +32,23 @@ public struct UserPushState: Sendable, Hashable, Codable {
     public static let rememberedIDs = 64
 
     public init(user: String) { self.user = user }
+
+    private enum CodingKeys: String, CodingKey {
+        case user, devices, sent, pending, handled, recent, appliedDevices
+    }
+
+    /// Decodes a state; one written before `handled` existed has none (its `recent` IDs
+    /// still keep copies of its pushed notifications from being pushed again).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        user = try container.decode(String.self, forKey: .user)
+        devices = try container.decode([String: Device].self, forKey: .devices)
+        sent = try container.decode([String: Int64].self, forKey: .sent)
+        pending = try container.decode([PendingPush].self, forKey: .pending)
+        handled = try container.decodeIfPresent(HandledSequences.self, forKey: .handled) ?? HandledSequences()
+        recent = try container.decode([String].self, forKey: .recent)
+        appliedDevices = try container.decode(Int64.self, forKey: .appliedDevices)
+    }
 
     /// Whether the user has nothing worth keeping (the changelog gets a tombstone).
     public var isEmpty: Bool { devices.isEmpty && pending.isEmpty }
@@ -56,19 +76,21 @@ public struct UserPushState: Sendable, Hashable, Codable {
 
     /// The devices a notification at `offset` still has to go to: those of its container,
     /// except the one that made the change, not yet settled for it. `readNotification`
-    /// entries and notifications without a push go nowhere.
+    /// entries, notifications without a push, copies of one handled and read ones go nowhere.
     public func targets(of notification: HeraldNotification, offset: Int64) -> [Device] {
-        guard notification.notificationType != .readNotification, notification.apns != nil else { return [] }
+        guard notification.notificationType != .readNotification, notification.apns != nil,
+            !handled.contains(notification.sequence), !recent.contains(notification.notificationID)
+        else { return [] }
         return devices.values
             .filter { device in
                 device.container == notification.containerIdentifier && device.token != notification.excludedDevice
-                    && (sent[device.userKey] ?? -1) < offset && !recent.contains(notification.notificationID)
+                    && (sent[device.userKey] ?? -1) < offset
                     && !pending.contains { $0.deviceKey == device.userKey && $0.notificationID == notification.notificationID }
             }
             .sorted { $0.userKey < $1.userKey }
     }
 
-    /// Remembers a notification as pushed (or read).
+    /// Remembers a notification as read.
     public mutating func remember(_ notificationID: String) {
         guard !recent.contains(notificationID) else { return }
         recent.append(notificationID)

@@ -88,10 +88,14 @@ extension PushProcessor {
             do { notification = try WireCodec().decode(HeraldNotification.self, from: value) } catch {
                 throw .undecodable("\(error)")
             }
-            var user = state(notification.recipient)
+            // A user without state has no device: nothing to push, nothing to keep.
+            guard var user = states[notification.recipient] else { return }
             let targets = user.targets(of: notification, offset: message.offset)
-            guard let apns = notification.apns, !targets.isEmpty else { return }
-            user.remember(notification.notificationID)
+            let first = user.handled.insert(notification.sequence)
+            guard let apns = notification.apns, !targets.isEmpty else {
+                if first { stage(user) }
+                return
+            }
             for device in targets {
                 user.settle(device.userKey, offset: message.offset)
                 let request = PushRequest(

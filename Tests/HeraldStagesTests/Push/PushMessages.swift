@@ -36,10 +36,11 @@ struct PushMessages {
 
     static func notification(
         _ id: String, user: String = "_u1", type: NotificationType = .query, excluding excluded: String? = nil,
-        createdAt: Int64 = 1_000
+        createdAt: Int64 = 1_000, sequence: Int64? = nil
     ) -> HeraldNotification {
         var notification = HeraldNotification(
-            notificationID: id, notificationType: type, containerIdentifier: container, recipient: user, sequence: 1,
+            notificationID: id, notificationType: type, containerIdentifier: container, recipient: user,
+            sequence: sequence ?? Self.sequence(of: id),
             createdAt: createdAt, subscriptionID: "s1")
         notification.queryNotificationReason = .recordCreated
         notification.recordID = RecordID(recordName: "r-\(id)", zoneID: ZoneID(zoneName: "Notes", ownerRecordName: user))
@@ -50,6 +51,12 @@ struct PushMessages {
                 pushType: .alert, priority: .immediate, payload: .object(["aps": .object(["alert": .string("hi \(id)")])]))
         }
         return notification
+    }
+
+    /// The number an ID ends with (`n4` → 4; 1 without one): as compose numbers a user's
+    /// notifications, the same ID always gets the same sequence, and `n1`, `n2`, … ascend.
+    static func sequence(of id: String) -> Int64 {
+        Int64(String(id.reversed().prefix { $0.isNumber }.reversed())) ?? 1
     }
 
     func partition(of user: String) -> Int32 { KeyPartitioner.partition(of: user, partitions: partitions) }

@@ -33,9 +33,9 @@ struct PushWorkersTests {
             #expect(try await fixture.waitUntilCommitted(group: group, inputs, timeout: .seconds(60)), "\(fixture.recentLog.text)")
             #expect(runtime.readiness.conditions.keys.contains("stage.push"))
             #expect(runtime.readiness.conditions.keys.contains("stage.push.2"))
-            for round in ids {
-                _ = try await producer.send(try zip(round, users).map { id, user in
-                    try messages.record(PushMessages.notification(id, user: user))
+            for (round, roundIDs) in ids.enumerated() {
+                _ = try await producer.send(try zip(roundIDs, users).map { id, user in
+                    try messages.record(PushMessages.notification(id, user: user, sequence: Int64(round + 1)))
                 })
             }
             let all = try await Wait.until(timeout: .seconds(60)) { transport.sent.count >= 40 }
