@@ -64,6 +64,33 @@ struct HTTP2ProviderClientTests {
         }
     }
 
+    @Test("a request whose header breaks HTTP/2's rules fails alone, naming the header; the connection goes on answering",
+          arguments: [
+            ("apns-collapse-id", "line\nbreak"), ("apns-id", "nul\u{0}"), ("apns-topic", " leading"), ("apns-topic", "trailing\t"),
+            ("Apns-Topic", "upper-case name"), ("apns topic", "space in the name"), ("apns-id", "carriage\rreturn"),
+          ])
+    func invalidHeaderFailsAlone(name: String, value: String) async throws {
+        try await StandInFixture.with { fixture in
+            let client = try Self.client(fixture.standIn.baseURL, caFile: fixture.caFile)
+            var bad = Self.bareRequest(client)
+            bad.add(name: name, value: value)
+            let refused = await client.send(bad, body: ByteBuffer(string: "{}"), timeout: .seconds(60))
+            let answered = await client.send(Self.bareRequest(client), body: ByteBuffer(string: "{}"), timeout: .seconds(60))
+            await client.shutdown()
+            guard case .failed(let reason) = refused else {
+                Issue.record("expected the request to fail, got \(refused)")
+                return
+            }
+            #expect(reason.contains("request not sent") && reason.contains(name), "\(reason)")
+            guard case .answered(let status, _, _) = answered else {
+                Issue.record("expected an answer to the next request, got \(answered)")
+                return
+            }
+            #expect(status == 400)
+            #expect(fixture.standIn.received == 1)
+        }
+    }
+
     @Test("a server that never answers: the request fails at its timeout, nothing hangs")
     func timesOut() async throws {
         try await RawServer.with(closeAtOnce: false) { server in

@@ -50,6 +50,7 @@ public final class HTTP2ProviderClient: Sendable {
     /// Sends `headers` (from `postHeaders(path:)`) and `body`; the answer or, within
     /// `timeout`, why there is none.
     public func send(_ headers: HPACKHeaders, body: ByteBuffer, timeout: Duration) async -> ProviderExchange.Outcome {
+        if let problem = HeaderBlockCheck.problem(in: headers) { return .failed("request not sent: \(problem)") }
         let deadline = NIODeadline.now() + .nanoseconds(timeout.wholeNanoseconds)
         let slot = slots[next.add(1, ordering: .relaxed).oldValue % slots.count]
         let connection: HTTP2ProviderConnection

@@ -34,7 +34,8 @@ final class HTTP2ProviderConnection: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let operations = channel.pipeline.syncOperations
                     try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: endpoint.serverName))
-                    try operations.addHandler(NIOHTTP2Handler(mode: .client))
+                    // Header blocks are checked per request (`HeaderBlockCheck`), not by NIOHTTP2.
+                    try operations.addHandler(NIOHTTP2Handler(mode: .client, headerBlockValidation: .disabled))
                     try operations.addHandler(ProviderStreamHandler(outbox: outbox))
                 }
             }
