@@ -7,40 +7,38 @@ extension NotificationComposer {
         _ match: Match, kind: PushPayload.Kind, values: PayloadValues, rendered: RenderedAlert?, badge: Int?,
         sequence: Int64, createdAt: Int64, isPruned: Bool, apns: APNsPush
     ) -> HeraldNotification {
-        let subscription = match.subscription
-        let change = match.change
-        let info = subscription.notificationInfo
+        // Read in place, not bound to locals (copies, see `compose`).
         var notification = HeraldNotification(
             notificationID: match.notificationID, notificationType: match.notificationType,
-            containerIdentifier: subscription.container, recipient: match.recipient, sequence: sequence,
-            createdAt: createdAt, subscriptionID: subscription.subscriptionID,
-            subscriptionOwnerUserRecordID: subscription.ownerRecordName)
+            containerIdentifier: match.subscription.container, recipient: match.recipient, sequence: sequence,
+            createdAt: createdAt, subscriptionID: match.subscription.subscriptionID,
+            subscriptionOwnerUserRecordID: match.subscription.ownerRecordName)
         switch kind {
         case .query:
             notification.queryNotificationReason = match.queryNotificationReason
-            notification.databaseScope = subscription.database
-            notification.recordID = change.recordID
+            notification.databaseScope = match.subscription.database
+            notification.recordID = match.change.recordID
         case .zone:
             notification.recordZoneID = zone(of: match, kind: kind)
         case .database:
-            notification.databaseScope = subscription.database
+            notification.databaseScope = match.subscription.database
         }
         notification.badge = badge
-        notification.soundName = info.soundName
-        notification.alertBody = info.alertBody
-        notification.alertLocalizationKey = info.alertLocalizationKey
+        notification.soundName = match.subscription.notificationInfo.soundName
+        notification.alertBody = match.subscription.notificationInfo.alertBody
+        notification.alertLocalizationKey = match.subscription.notificationInfo.alertLocalizationKey
         notification.alertLocalizationArgs = values.alert.texts.isEmpty ? nil : values.alert.texts
-        notification.title = info.title
-        notification.titleLocalizationKey = info.titleLocalizationKey
+        notification.title = match.subscription.notificationInfo.title
+        notification.titleLocalizationKey = match.subscription.notificationInfo.titleLocalizationKey
         notification.titleLocalizationArgs = values.title.texts.isEmpty ? nil : values.title.texts
-        notification.subtitle = info.subtitle
-        notification.subtitleLocalizationKey = info.subtitleLocalizationKey
+        notification.subtitle = match.subscription.notificationInfo.subtitle
+        notification.subtitleLocalizationKey = match.subscription.notificationInfo.subtitleLocalizationKey
         notification.subtitleLocalizationArgs = values.subtitle.texts.isEmpty ? nil : values.subtitle.texts
-        notification.alertActionLocalizationKey = info.alertActionLocalizationKey
-        notification.alertLaunchImage = info.alertLaunchImage
-        notification.category = info.category
+        notification.alertActionLocalizationKey = match.subscription.notificationInfo.alertActionLocalizationKey
+        notification.alertLaunchImage = match.subscription.notificationInfo.alertLaunchImage
+        notification.category = match.subscription.notificationInfo.category
         notification.rendered = rendered
-        notification.excludedDevice = change.originDevice.flatMap { $0.isEmpty ? nil : $0 }
+        notification.excludedDevice = match.change.originDevice.flatMap { $0.isEmpty ? nil : $0 }
         // Before pruning: the notification keeps every desired key.
         if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
             // Not `Dictionary(_:uniquingKeysWith:)`: the labelled pairs would be cast (copied) to

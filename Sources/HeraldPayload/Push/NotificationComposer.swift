@@ -68,15 +68,18 @@ public struct NotificationComposer: Sendable {
         _ match: Match, sequence: Int64, createdAt: Int64, badge: Int? = nil, locale: String? = nil,
         catalog: LocalizationCatalog? = nil, voip: Bool = false
     ) throws(PayloadError) -> ComposedNotification {
-        let subscription = match.subscription
-        let change = match.change
-        let info = subscription.notificationInfo
+        // The match's parts are read in place (`match.subscription.notificationInfo`), never
+        // bound to locals: a local copy of the record change or notification info retains and
+        // releases each of their strings (perf).
         let kind = try Self.kind(of: match)
 
-        let values = PayloadValues(info: info, change: change, includeDesiredKeys: kind == .query, limits: limits)
+        let values = PayloadValues(
+            info: match.subscription.notificationInfo, change: match.change, includeDesiredKeys: kind == .query,
+            limits: limits)
         var problems = values.problems
 
-        let badgeCount = info.shouldBadge ? badge.map { max(0, $0) } : nil
+        let shouldBadge = match.subscription.notificationInfo.shouldBadge
+        let badgeCount = shouldBadge ? badge.map { max(0, $0) } : nil
         let template = templates?.template(for: match, kind: kind, hasBadge: badgeCount != nil)
 
         let requestedLocale = locale.flatMap { $0.isEmpty ? nil : $0 }
@@ -84,11 +87,11 @@ public struct NotificationComposer: Sendable {
         // The template keeps the entries of the subscription's keys (looked up once per locale).
         let entries = catalog.map { catalog in
             template?.alertEntries(catalog: catalog, locale: renderLocale, table: table)
-                ?? AlertEntries(info, catalog: catalog, locale: renderLocale, table: table)
+                ?? AlertEntries(match.subscription.notificationInfo, catalog: catalog, locale: renderLocale, table: table)
         }
         let rendered = AlertRenderer(locale: renderLocale, table: table, entries: entries)
-            .render(info, values, catalog: catalog, problems: &problems)
-        if info.shouldBadge, badge == nil {
+            .render(match.subscription.notificationInfo, values, catalog: catalog, problems: &problems)
+        if shouldBadge, badge == nil {
             problems.append(PayloadError(
                 .missingBadge, "the subscription badges but no badge count was given; no badge is sent",
                 at: .init(property: "shouldBadge")))

@@ -31,20 +31,21 @@ struct PayloadValues {
 
     init(info: NotificationInfo, change: RecordChange, includeDesiredKeys: Bool, limits: PayloadLimits) {
         let maxCharacters = limits.maxValueCharacters
+        var fields = FieldLookups()
         if info.alertLocalizationKey != nil {
-            alert = resolve(info.alertLocalizationArgs, "alertLocalizationArgs", change, maxCharacters)
+            alert = resolve(info.alertLocalizationArgs, "alertLocalizationArgs", change, &fields, maxCharacters)
         }
         if info.titleLocalizationKey != nil {
-            title = resolve(info.titleLocalizationArgs, "titleLocalizationArgs", change, maxCharacters)
+            title = resolve(info.titleLocalizationArgs, "titleLocalizationArgs", change, &fields, maxCharacters)
         }
         if info.subtitleLocalizationKey != nil {
-            subtitle = resolve(info.subtitleLocalizationArgs, "subtitleLocalizationArgs", change, maxCharacters)
+            subtitle = resolve(info.subtitleLocalizationArgs, "subtitleLocalizationArgs", change, &fields, maxCharacters)
         }
         if includeDesiredKeys, !info.desiredKeys.isEmpty {
             var values: [(key: String, value: JSONValue)] = []
             values.reserveCapacity(info.desiredKeys.count)
             for (index, name) in info.desiredKeys.enumerated() where !values.contains(where: { $0.key == name }) {
-                guard let field = change.payloadValue(named: name) else {
+                guard let field = fields.value(named: name, in: change) else {
                     problems.append(Self.missing(name, "desiredKeys[\(index)]", "left out of the desired keys"))
                     continue
                 }
@@ -57,19 +58,49 @@ struct PayloadValues {
             desiredKeys = values
         }
         if let key = info.collapseIDKey {
-            collapseID = resolveCollapseID(key, change, limits.maxCollapseIDBytes)
+            collapseID = resolveCollapseID(key, change, &fields, limits.maxCollapseIDBytes)
+        }
+    }
+
+    /// The record's values by name, each name looked up once (``RecordChange/payloadValue(named:)``
+    /// hashes the name): a typical subscription names a field both as a localization argument
+    /// and as a desired key. The first four names are kept in stored slots compared one by one
+    /// (short names compare as two words); later ones are looked up every time. Slots, not an
+    /// array: an array of tuples costs an allocation and a generic metadata lookup per
+    /// notification (perf: more than the lookups it saves). The change is passed in, not held:
+    /// a stored copy would retain each of its strings.
+    private struct FieldLookups {
+        private var names = ("", "", "", "")
+        private var values: (FieldValue?, FieldValue?, FieldValue?, FieldValue?) = (nil, nil, nil, nil)
+        private var count = 0
+
+        mutating func value(named name: String, in change: RecordChange) -> FieldValue? {
+            if count > 0, names.0 == name { return values.0 }
+            if count > 1, names.1 == name { return values.1 }
+            if count > 2, names.2 == name { return values.2 }
+            if count > 3, names.3 == name { return values.3 }
+            let value = change.payloadValue(named: name)
+            switch count {
+            case 0: (names.0, values.0) = (name, value)
+            case 1: (names.1, values.1) = (name, value)
+            case 2: (names.2, values.2) = (name, value)
+            case 3: (names.3, values.3) = (name, value)
+            default: return value
+            }
+            count += 1
+            return value
         }
     }
 
     private mutating func resolve(
-        _ names: [String], _ property: String, _ change: RecordChange, _ maxCharacters: Int
+        _ names: [String], _ property: String, _ change: RecordChange, _ fields: inout FieldLookups, _ maxCharacters: Int
     ) -> Arguments {
         var arguments = Arguments()
         arguments.values.reserveCapacity(names.count)
         arguments.texts.reserveCapacity(names.count)
         for (index, name) in names.enumerated() {
             let argument: FormatArgument
-            if let field = change.payloadValue(named: name) {
+            if let field = fields.value(named: name, in: change) {
                 if let value = field.localizationArgument(maxCharacters: maxCharacters) {
                     argument = value
                 } else {
@@ -86,9 +117,11 @@ struct PayloadValues {
         return arguments
     }
 
-    private mutating func resolveCollapseID(_ name: String, _ change: RecordChange, _ maxBytes: Int) -> String? {
+    private mutating func resolveCollapseID(
+        _ name: String, _ change: RecordChange, _ fields: inout FieldLookups, _ maxBytes: Int
+    ) -> String? {
         let property = "collapseIDKey"
-        guard let field = change.payloadValue(named: name) else {
+        guard let field = fields.value(named: name, in: change) else {
             problems.append(Self.missing(name, property, "no collapse ID is sent"))
             return nil
         }

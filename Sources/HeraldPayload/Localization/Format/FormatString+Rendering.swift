@@ -42,7 +42,12 @@ extension FormatString {
         missingArgument: String = "",
         variable: (VariableRequest) -> String = { _ in "" }
     ) -> String {
+        // A text without specifiers (a title such as "Note") is its one literal: no new string.
+        if segments.count == 1, case .literal(let text) = segments[0] { return text }
         var out = ""
+        // Room for the literals and short arguments at once, instead of growing the string
+        // as the parts are appended (a typical body grew two or three times).
+        out.reserveCapacity(text.utf8.count + 16 * segments.count)
         for segment in segments {
             switch segment {
             case .literal(let text):

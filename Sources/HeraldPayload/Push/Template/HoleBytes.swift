@@ -6,11 +6,8 @@ import HeraldModel
 struct HoleBytes {
     /// Every hole's bytes, one after another.
     private var writer: JSONWriter
-    /// Where each hole's bytes are, by ``PayloadTemplate/Hole/rawValue``; `af` in sorted
-    /// order at ``sortedDesiredKeys``. Empty for a hole without a value.
-    private var ranges = InlineArray<11, Range<Int>>(repeating: 0..<0)
-    /// The index of the sorted `af` in `ranges`.
-    private static let sortedDesiredKeys = 10
+    /// Where each hole's bytes are.
+    private var ranges = HoleRanges()
 
     /// Writes the values of `holes` for one notification.
     init(
@@ -37,7 +34,7 @@ struct HoleBytes {
                 writer.beginFragment()
                 let sortedStart = writer.count
                 _ = desiredKeys.write(values.desiredKeys, sorted: true, into: &writer)
-                ranges[Self.sortedDesiredKeys] = sortedStart..<writer.count
+                ranges[HoleRanges.sortedDesiredKeys] = sortedStart..<writer.count
                 continue
             }
             ranges[hole.rawValue] = start..<writer.count
@@ -47,7 +44,7 @@ struct HoleBytes {
     /// Where the bytes of `hole` are in ``bytes`` (`af` in sorted order when `sorted`);
     /// empty when it has no value.
     func range(of hole: PayloadTemplate.Hole, sorted: Bool) -> Range<Int> {
-        hole == .desiredKeys && sorted ? ranges[Self.sortedDesiredKeys] : ranges[hole.rawValue]
+        ranges[hole == .desiredKeys && sorted ? HoleRanges.sortedDesiredKeys : hole.rawValue]
     }
 
     /// Calls `body` with the holes' bytes (not copied).

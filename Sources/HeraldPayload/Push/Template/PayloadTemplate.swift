@@ -93,10 +93,11 @@ final class PayloadTemplate: Sendable {
         }
     }
 
-    /// Whether the template is the one of `subscription` (its notification info and database
-    /// unchanged; the cache key covers its identity).
-    func serves(_ subscription: Subscription) -> Bool {
-        subscription.database == database && subscription.notificationInfo == info
+    /// Whether the template is the one of `match`'s subscription (its notification info and
+    /// database unchanged; the cache key covers its identity). Reads the match in place: a
+    /// `Subscription` parameter was a copy of the subscription per notification (perf).
+    func serves(_ match: Match) -> Bool {
+        match.subscription.database == database && match.subscription.notificationInfo == info
     }
 
     /// The entries of the subscription's localization keys in `catalog` for `locale`: the

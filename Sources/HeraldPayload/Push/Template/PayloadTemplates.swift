@@ -18,6 +18,15 @@ public final class PayloadTemplates: Sendable {
         var owner: String
         var type: NotificationType
         var hasBadge: Bool
+
+        /// Hashes the subscription ID, type and badge flag, not the container and owner (long
+        /// strings, the same for most subscriptions of one app; half the hashing of a lookup).
+        /// Equality still compares every part.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(subscriptionID)
+            hasher.combine(type)
+            hasher.combine(hasBadge)
+        }
     }
 
     private let templates: BoundedMemo<Key, PayloadTemplate>
@@ -41,7 +50,7 @@ public final class PayloadTemplates: Sendable {
         let key = Key(
             subscriptionID: match.subscription.subscriptionID, container: match.subscription.container,
             owner: match.subscription.ownerRecordName, type: match.notificationType, hasBadge: hasBadge)
-        if let cached = templates[key], cached.serves(match.subscription) { return cached }
+        if let cached = templates[key], cached.serves(match) { return cached }
         let made = PayloadTemplate(subscription: match.subscription, kind: kind, hasBadge: hasBadge)
         templates.store(made, for: key)
         return made
