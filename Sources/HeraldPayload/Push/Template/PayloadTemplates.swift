@@ -18,15 +18,9 @@ public final class PayloadTemplates: Sendable {
         var owner: String
         var type: NotificationType
         var hasBadge: Bool
-
-        /// Hashes the subscription ID, type and badge flag, not the container and owner (long
-        /// strings, the same for most subscriptions of one app; half the hashing of a lookup).
-        /// Equality still compares every part.
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(subscriptionID)
-            hasher.combine(type)
-            hasher.combine(hasBadge)
-        }
+        // Every part is hashed (synthesized): subscription IDs are chosen per user and apps
+        // give every user the same ones ("messages"), so a key hashed without its owner
+        // would put all of an app's users in one bucket.
     }
 
     private let templates: BoundedMemo<Key, PayloadTemplate>
