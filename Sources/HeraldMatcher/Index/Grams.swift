@@ -39,7 +39,13 @@ enum Grams {
 /// character), which can be cut by byte offsets.
 enum SimpleText {
     static func isSimple(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+        // Over the contiguous bytes (native strings): iterating `utf8` byte by byte was a
+        // twentieth of matching a change.
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 || byte == 0x0D { return false }
+            return true
+        }
     }
 
     /// The first `length` characters, `nil` when the text is shorter.

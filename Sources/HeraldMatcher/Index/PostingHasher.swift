@@ -74,6 +74,22 @@ struct PostingHasher: Sendable {
         }
     }
 
+    /// The hash of `hash(number, .string(options.fold(text)))` when `text` is ASCII — the
+    /// key of a value lookup under `[c]`/`[d]` folding — without making the folded string
+    /// (ASCII folds only by lower-casing under `[c]`, `Comparison.Options.fold`); `nil`
+    /// when `text` is not ASCII.
+    func hash(_ number: Int32, ascii text: String, lowercasing: Bool) -> UInt64? {
+        var utf8 = text
+        return utf8.withUTF8 { bytes in
+            var state = start(number)
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                state = Self.add(state, Self.byte(byte, lowercasing: lowercasing))
+            }
+            return finish(state)
+        }
+    }
+
     /// The hash of one string key of probe `number`.
     func hash(_ number: Int32, string text: String, reversed: Bool = false) -> UInt64 {
         if !reversed {
@@ -119,6 +135,17 @@ struct PostingHasher: Sendable {
     func forEachAffix(
         _ number: Int32, ofSimple text: String, lengths: [Int], reversed: Bool, lowercasing: Bool, _ body: (UInt64) -> Void
     ) {
+        lengths.withUnsafeBufferPointer {
+            forEachAffix(number, ofSimple: text, lengths: $0, reversed: reversed, lowercasing: lowercasing, body)
+        }
+    }
+
+    /// `forEachAffix(_:ofSimple:lengths:reversed:lowercasing:_:)` with the lengths in a buffer
+    /// (`RecordLookups` keeps every lookup's lengths in one array).
+    func forEachAffix(
+        _ number: Int32, ofSimple text: String, lengths: UnsafeBufferPointer<Int>, reversed: Bool, lowercasing: Bool,
+        _ body: (UInt64) -> Void
+    ) {
         guard let longest = lengths.last else { return }
         var utf8 = text
         utf8.withUTF8 { bytes in
@@ -146,11 +173,19 @@ struct PostingHasher: Sendable {
 
     /// `forEachGram` of a `SimpleText`, lower-cased on the way with `lowercasing`.
     func forEachGram(_ number: Int32, ofSimple text: String, lengths: [Int], lowercasing: Bool, _ body: (UInt64) -> Void) {
-        guard let longest = lengths.last else { return }
+        lengths.withUnsafeBufferPointer { forEachGram(number, ofSimple: text, lengths: $0, lowercasing: lowercasing, body) }
+    }
+
+    /// `forEachGram(_:ofSimple:lengths:lowercasing:_:)` with the lengths in a buffer.
+    func forEachGram(
+        _ number: Int32, ofSimple text: String, lengths: UnsafeBufferPointer<Int>, lowercasing: Bool, _ body: (UInt64) -> Void
+    ) {
+        guard let shortest = lengths.first, let longest = lengths.last else { return }
         var utf8 = text
         utf8.withUTF8 { bytes in
+            guard bytes.count >= shortest else { return }
             let origin = start(number)
-            for first in 0..<bytes.count {
+            for first in 0...(bytes.count - shortest) {
                 var state = origin
                 var next = 0
                 for step in 0..<min(longest, bytes.count - first) {

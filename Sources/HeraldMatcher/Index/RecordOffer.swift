@@ -1,0 +1,123 @@
+import HeraldModel
+import HeraldPredicate
+
+/// The candidates a record brings in one query bucket: every posting hash its fields offer
+/// to the bucket's lookups (`RecordLookups`), looked up in one pass over the posting table,
+/// and the range stabs of its numeric fields. Each field of the record is read once.
+struct RecordOffer {
+    let lookups: RecordLookups
+    let hasher: PostingHasher
+    let ranges: [RangeIndex]
+
+    /// Appends the candidates of a record's fields to `result` (unsorted, maybe repeated).
+    func collect(_ fields: [String: FieldValue], postings: PostingTable, into result: inout [Int32]) {
+        var hashes: [UInt64] = []
+        hashes.reserveCapacity(64)
+        let hasher = hasher
+        lookups.lookups.withUnsafeBufferPointer { all in
+            lookups.lengths.withUnsafeBufferPointer { lengths in
+                ranges.withUnsafeBufferPointer { ranges in
+                    let offer = FieldOffer(hasher: hasher, lookups: all, lengths: lengths, ranges: ranges)
+                    let every = lookups.everyField
+                    if every != nil || fields.count <= 4 * lookups.fields.count {
+                        // Walk the record once (an all-fields token search reads every field),
+                        // finding each name among the bucket's (`FieldNameTable`: no SipHash).
+                        for (name, value) in fields {
+                            if let every {
+                                RecordKeys.forEachTokenHash(of: value, number: every, hasher: hasher) { hashes.append($0) }
+                            }
+                            guard let field = lookups.fields.value(of: name) else { continue }
+                            offer.offer(value, field, into: &hashes, &result)
+                        }
+                    } else {
+                        // A record with many more fields than the bucket asks about.
+                        for (name, field) in lookups.fields.entries {
+                            guard let value = fields[name] else { continue }
+                            offer.offer(value, field, into: &hashes, &result)
+                        }
+                    }
+                }
+            }
+        }
+        postings.append(hashes, to: &result)
+    }
+}
+
+/// The bucket's lookups as buffers, for the walk of one record: a value without references,
+/// so closures and calls copy and retain nothing.
+private struct FieldOffer {
+    let hasher: PostingHasher
+    let lookups: UnsafeBufferPointer<RecordLookups.Lookup>
+    let lengths: UnsafeBufferPointer<Int>
+    let ranges: UnsafeBufferPointer<RangeIndex>
+
+    /// The hashes one field's value offers to its lookups, and its range stabs.
+    func offer(_ value: FieldValue, _ field: RecordLookups.Field, into hashes: inout [UInt64], _ result: inout [Int32]) {
+        if field.rangeIndex >= 0 { stab(value, ranges[field.rangeIndex], into: &result) }
+        guard !field.lookups.isEmpty else { return }
+        // The value when it is one `SimpleText` string: its affixes and runs are hashed from
+        // its bytes, folded on the way (ASCII folds to itself, lower-cased under `[c]`:
+        // `Comparison.Options.fold`), without making folded strings. Decided at the first
+        // affix or run lookup.
+        var simple: String??
+        var folded: [String] = []
+        for position in field.lookups {
+            let lookup = lookups[position]
+            let number = lookup.number
+            let lowercasing = lookup.options.contains(.caseInsensitive)
+            switch lookup.kind {
+            case .prefix, .suffix, .gram:
+                if simple == nil {
+                    if case .string(let text) = value, SimpleText.isSimple(text) { simple = .some(text) } else { simple = .some(nil) }
+                }
+                let walked = UnsafeBufferPointer(rebasing: lengths[lookup.lengths])
+                if case let text?? = simple {
+                    if lookup.kind == .gram {
+                        hasher.forEachGram(number, ofSimple: text, lengths: walked, lowercasing: lowercasing) { hashes.append($0) }
+                    } else {
+                        hasher.forEachAffix(
+                            number, ofSimple: text, lengths: walked, reversed: lookup.kind == .suffix, lowercasing: lowercasing
+                        ) { hashes.append($0) }
+                    }
+                    continue
+                }
+                if lookup.folds {
+                    folded.removeAll(keepingCapacity: true)
+                    IndexKey.forEachString(of: value, folding: lookup.options) { folded.append($0) }
+                }
+                let wanted = Array(walked)
+                for text in folded {
+                    if lookup.kind == .gram {
+                        hasher.forEachGram(number, of: text, lengths: wanted) { hashes.append($0) }
+                    } else {
+                        hasher.forEachAffix(number, of: text, lengths: wanted, reversed: lookup.kind == .suffix) { hashes.append($0) }
+                    }
+                }
+            case .token:
+                RecordKeys.forEachTokenHash(of: value, number: number, hasher: hasher) { hashes.append($0) }
+            case .value:
+                // An ASCII string hashes as its folded form without making it.
+                if case .string(let text) = value, let hash = hasher.hash(number, ascii: text, lowercasing: lowercasing) {
+                    hashes.append(hash)
+                    continue
+                }
+                let hasher = hasher
+                IndexKey.forEachKey(of: value, folding: lookup.options) { hashes.append(hasher.hash(number, $0)) }
+            case .cell:
+                let hasher = hasher
+                RecordKeys.forEach(Probe(.cell, field: nil, length: lookup.level), of: value) { hashes.append(hasher.hash(number, $0)) }
+            }
+        }
+    }
+
+    /// The slots of the intervals of `index` that contain the value's numbers
+    /// (`IndexKey.forEachNumber`, without a closure for a scalar).
+    private func stab(_ value: FieldValue, _ index: RangeIndex, into result: inout [Int32]) {
+        switch value {
+        case .int64(let integer), .timestamp(let integer): index.stab(Double(integer), into: &result)
+        case .double(let number): if !number.isNaN { index.stab(number, into: &result) }
+        case .list: IndexKey.forEachNumber(of: value) { index.stab($0, into: &result) }
+        default: break
+        }
+    }
+}
