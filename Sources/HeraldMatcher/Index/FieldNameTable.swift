@@ -1,7 +1,9 @@
 /// A bucket's field names, each with a value, found by the FNV-1a hash of their ASCII
 /// bytes: a record's field names are looked up here once per change. Hand-written because
 /// `Dictionary<String, _>` hashes every name with SipHash, a tenth of offering a record's
-/// fields to its bucket.
+/// fields to its bucket. The hash starts from a random seed per table (as
+/// `PostingHasher`'s): the names come from subscriptions, and names chosen to share a slot
+/// under a fixed hash would make every lookup of the bucket walk them all.
 ///
 /// Exact under Swift's string equality (canonical equivalence): ASCII names are hashed; a
 /// name with any other byte — which may still equal an ASCII name, e.g. U+212A KELVIN SIGN
@@ -15,6 +17,8 @@ struct FieldNameTable<Value: Sendable>: Sendable {
     private var hashes: [UInt64?] = []
     /// Whether some name is not ASCII (then a lookup of an ASCII name compares them too).
     private var hasOtherNames = false
+    /// The hash's starting state, random per table.
+    private let seed = UInt64.random(in: .min ... .max)
 
     var count: Int { names.count }
 
@@ -34,7 +38,7 @@ struct FieldNameTable<Value: Sendable>: Sendable {
         }
         names.append(name)
         values.append(value)
-        guard let hash = Self.asciiHash(name) else {
+        guard let hash = asciiHash(name) else {
             hasOtherNames = true
             hashes.append(nil)
             return
@@ -56,7 +60,7 @@ struct FieldNameTable<Value: Sendable>: Sendable {
     }
 
     private func position(of name: String) -> Int? {
-        guard let hash = Self.asciiHash(name) else { return names.firstIndex(of: name) }
+        guard let hash = asciiHash(name) else { return names.firstIndex(of: name) }
         let mask = buckets.count - 1
         var bucket = Int(truncatingIfNeeded: hash) & mask
         while buckets[bucket] >= 0 {
@@ -69,10 +73,10 @@ struct FieldNameTable<Value: Sendable>: Sendable {
     }
 
     /// FNV-1a of the name's bytes, mixed; `nil` when it is not ASCII.
-    private static func asciiHash(_ name: String) -> UInt64? {
+    private func asciiHash(_ name: String) -> UInt64? {
         var name = name
         return name.withUTF8 { bytes in
-            var state: UInt64 = 0xcbf2_9ce4_8422_2325
+            var state: UInt64 = seed ^ 0xcbf2_9ce4_8422_2325
             for byte in bytes {
                 guard byte < 0x80 else { return nil }
                 state = (state ^ UInt64(byte)) &* 0x100_0000_01b3
