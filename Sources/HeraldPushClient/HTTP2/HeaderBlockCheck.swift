@@ -3,11 +3,12 @@ import NIOHPACK
 /// The HTTP/2 rules for field names and values (RFC 9113 §8.2.1), checked on each request
 /// before it is written. The connections run NIOHTTP2 with its own header-block validation
 /// off: that check walks every byte through generic closures on both the request and the
-/// answer (~2 % of the push stage's CPU, `herald bench push` under perf), and an invalid
-/// request header made it fail the write and close the whole connection with every stream
-/// in flight. Here one request with a bad value (a collapse ID or notification ID with a
-/// line break, read from a topic) fails alone, and an answer's headers are read only for
-/// the few names the clients look at.
+/// answer (~2 % of the push stage's CPU, `herald bench push` under perf), and it reported an
+/// invalid request header as a stream error on a write whose promise `ProviderStreamHandler`
+/// does not hold, so the request went unanswered until its deadline. Here a request with a
+/// bad value (a collapse ID or notification ID with a line break, read from a topic) fails
+/// at once, naming the header, and an answer's headers are read only for the few names the
+/// clients look at.
 enum HeaderBlockCheck {
     /// Why `headers` may not be sent, or nil: names lower-case visible ASCII (a leading `:`
     /// only for the pseudo-headers, which come first), values without NUL, CR or LF and
