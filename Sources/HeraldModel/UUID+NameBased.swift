@@ -16,12 +16,15 @@ extension UUID {
     ///   - name: hashed as its UTF-8 bytes.
     ///   - namespace: the namespace UUID.
     public init(version5 name: String, namespace: UUID) {
-        let ns = namespace.uuid
-        let prefix = [ns.0, ns.1, ns.2, ns.3, ns.4, ns.5, ns.6, ns.7, ns.8, ns.9, ns.10, ns.11, ns.12, ns.13, ns.14, ns.15]
-        var b = SHA1.digest(prefix + Array(name.utf8))
-        b[6] = (b[6] & 0x0F) | 0x50
-        b[8] = (b[8] & 0x3F) | 0x80
-        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        var name = name
+        let h = withUnsafeBytes(of: namespace.uuid) { prefix in
+            name.withUTF8 { utf8 in SHA1.words(of: prefix, UnsafeRawBufferPointer(utf8)) }
+        }
+        func byte(_ word: UInt32, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * index)) }
+        self.init(uuid: (
+            byte(h.0, 0), byte(h.0, 1), byte(h.0, 2), byte(h.0, 3), byte(h.1, 0), byte(h.1, 1),
+            (byte(h.1, 2) & 0x0F) | 0x50, byte(h.1, 3), (byte(h.2, 0) & 0x3F) | 0x80, byte(h.2, 1), byte(h.2, 2),
+            byte(h.2, 3), byte(h.3, 0), byte(h.3, 1), byte(h.3, 2), byte(h.3, 3)))
     }
 
     /// The lower-case string form used on the wire (`ck.nid`, `notificationID`): the same

@@ -23,6 +23,23 @@ struct MatchTests {
         #expect(digest == hex)
     }
 
+    @Test("SHA-1 of a message given in two parts is the digest of the whole, at every split and length")
+    func sha1TwoParts() {
+        for length in 0..<140 {
+            let message = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let whole = SHA1.digest(message)
+            for split in Set([0, length / 3, length / 2, max(0, length - 1), length]) {
+                let words = message[..<split].withUnsafeBytes { first in
+                    message[split...].withUnsafeBytes { second in SHA1.words(of: first, second) }
+                }
+                let bytes = [words.0, words.1, words.2, words.3, words.4].flatMap { word in
+                    (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) }
+                }
+                #expect(bytes == whole, "length \(length), split at \(split)")
+            }
+        }
+    }
+
     /// RFC 9562 Appendix A.4 (and Python's `uuid.uuid5`) give `…-95e1-2665a8aea6a2` for
     /// DNS + "www.example.com"; the `…-b9e0-5d2b3f6d5f1e` sometimes quoted is not what
     /// SHA-1 yields. The Herald vectors were computed with Python's `uuid.uuid5`.
