@@ -1,7 +1,6 @@
 import Foundation
 import HeraldModel
 import HeraldTestSupport
-import Synchronization
 import Testing
 
 @testable import HeraldReader
@@ -183,24 +182,23 @@ struct PageCacheTests {
             path: directory.databasePath, tokenSigner: F.signer(),
             retention: RetentionPolicy(maxCount: 100_000, maxAge: .seconds(86_400 * 365)))
         let rounds: Int64 = 300
-        let done = Mutex(false)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<3 {
                 group.addTask {
-                    while !done.withLock({ $0 }) {
+                    while !Task.isCancelled {
                         _ = try await store.fetchEncoded(recipient: "_u1", container: F.container, after: nil, limit: 400)
                         _ = try await store.fetchEncoded(recipient: "_u1", container: F.container, after: nil, limit: 400, includeRead: false)
                         await Task.yield()
                     }
                 }
             }
-            defer { done.withLock { $0 = true } }
+            defer { group.cancelAll() }
             for sequence in 0..<rounds {
                 _ = try await store.apply(StoreBatch(notifications: [F.notification("_u1", sequence)]))
                 let all = try await store.fetchEncoded(recipient: "_u1", container: F.container, after: nil, limit: 400)
                 #expect(all.notifications.last?.sequence == sequence)
                 let id = F.notification("_u1", sequence).notificationID
-                _ = try await store.apply(StoreBatch(notifications: [], reads: [F.read("_u1", [id])]))
+                _ = try await store.apply(StoreBatch(reads: [F.read("_u1", [id])]))
                 let unread = try await store.fetchEncoded(
                     recipient: "_u1", container: F.container, after: nil, limit: 400, includeRead: false)
                 #expect(unread.notifications.isEmpty, "sequence \(sequence): \(unread.notifications.map(\.sequence))")

@@ -28,6 +28,7 @@ public final class NotificationStore: Sendable {
     private let signer: Mutex<ChangeTokenSigner>
     /// How much of each stream is kept.
     public let retention: RetentionPolicy
+    /// Write only through `writing`: it forgets the pages fetches kept (`pageCache`).
     let database: any DatabaseWriter
     /// The connections fetches read on (a file store); `nil` in memory, where fetches read
     /// through `database`.
