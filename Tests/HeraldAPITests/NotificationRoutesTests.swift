@@ -32,6 +32,30 @@ struct NotificationRoutesTests {
         }
     }
 
+    @Test("a repeated fetch answers the same page until a new notification or read mark, then the new one")
+    func repeatedFetchSeesWrites() async throws {
+        let harness = try await H()
+        try await harness.addNotifications(sequences: 0..<3)
+        let headers = try await harness.authorization()
+        try await harness.application().test(.router) { client in
+            func unread() async throws -> [String] {
+                let response = try await client.execute(
+                    uri: H.path("notifications/changes"), method: .post, headers: headers,
+                    body: ByteBuffer(string: #"{"includeRead": false}"#))
+                #expect(response.status == .ok)
+                return try response.json(PageJSON.self).notifications.map(\.notificationID)
+            }
+            #expect(try await unread() == ["n-_u1-0", "n-_u1-1", "n-_u1-2"])
+            #expect(try await unread() == ["n-_u1-0", "n-_u1-1", "n-_u1-2"])
+            try await harness.addNotifications(sequences: 3..<4)
+            #expect(try await unread() == ["n-_u1-0", "n-_u1-1", "n-_u1-2", "n-_u1-3"])
+            _ = try await harness.store.apply(StoreBatch(reads: [
+                NotificationRead(recipient: "_u1", containerIdentifier: H.container, notificationIDs: ["n-_u1-1"], readAt: 1)
+            ]))
+            #expect(try await unread() == ["n-_u1-0", "n-_u1-2", "n-_u1-3"])
+        }
+    }
+
     @Test("a file store, read on the request's thread, answers byte for byte what a store in memory answers")
     func fileStoreAnswersAsMemory() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("herald-api-\(UUID().uuidString).sqlite").path

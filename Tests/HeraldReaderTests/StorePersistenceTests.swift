@@ -68,22 +68,22 @@ struct StorePersistenceTests {
         _ = try await store.apply(StoreBatch(notifications: [F.notification("_u1", 0)]))
         let inTransaction = DispatchSemaphore(value: 0)
         let readerDone = DispatchSemaphore(value: 0)
-        let writerDone = DispatchSemaphore(value: 0)
         let prepared = try PreparedBatch(StoreBatch(notifications: [F.notification("_u1", 1)]))
-        DispatchQueue.global().async {
-            _ = try? store.database.write { db in
+        // Through the store's own write path (on GRDB's writer queue), which also forgets the
+        // pages fetches kept, as every write does.
+        let writer = Task {
+            try await store.writing("apply") { db in
                 var writer = BatchWriter(db: db, retention: store.retention)
                 _ = try writer.apply(prepared)
                 inTransaction.signal()
                 _ = readerDone.wait(timeout: .now() + 20)
             }
-            writerDone.signal()
         }
         inTransaction.wait()
         let during = try await store.fetch(recipient: "_u1", container: F.container, after: nil)
         readerDone.signal()
         #expect(during.notifications.map(\.sequence) == [0])
-        writerDone.wait()
+        try await writer.value
         #expect(try await store.fetch(recipient: "_u1", container: F.container, after: nil).notifications.map(\.sequence) == [0, 1])
     }
 

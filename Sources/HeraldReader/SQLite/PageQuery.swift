@@ -9,6 +9,9 @@ struct PageQuery: Sendable {
     let limit: Int
     let includeRead: Bool
 
+    /// Everything besides the stream that decides the page (what a cached page is kept under).
+    var shape: PageCache.Shape { PageCache.Shape(after: after, limit: limit, includeRead: includeRead) }
+
     /// - Throws: `ReaderError` (`BAD_REQUEST`) for an empty recipient or container, a
     ///   limit ≤ 0, or a token that fails verification.
     init(

@@ -12,7 +12,7 @@ extension NotificationStore {
     public func apply(_ batch: StoreBatch) async throws(ReaderError) -> StoreChanges {
         let prepared = try PreparedBatch(batch)
         let retention = retention
-        return try await writing("apply") { db in
+        return try await writing("apply", changed: { .streams($0.changedStreams) }) { db in
             var writer = BatchWriter(db: db, retention: retention)
             return try writer.apply(prepared)
         }

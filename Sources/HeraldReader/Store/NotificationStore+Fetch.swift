@@ -21,12 +21,21 @@ extension NotificationStore {
     /// The notifications stay the JSON the store holds (as the compose stage wrote them),
     /// ready for an HTTP body (`jsonBody`) or server-sent events; decode `jsonBody` as a
     /// `NotificationPage` where values are needed.
+    ///
+    /// A page already answered for the same stream, position, limit and `includeRead` is
+    /// answered again from memory until a write changes the stream (`PageCache`): the
+    /// same page the database would give, never one from before a write that returned.
     public func fetchEncoded(
         recipient: String, container: String, after token: ChangeToken?, limit: Int? = nil, includeRead: Bool = true
     ) async throws(ReaderError) -> EncodedNotificationPage {
         let query = try PageQuery(
             recipient: recipient, container: container, token: token, limit: limit, includeRead: includeRead,
             signer: tokenSigner)
+        let ticket: PageCache.Ticket
+        switch pageCache.lookup(query.stream, query.shape) {
+        case .hit(let page): return page
+        case .miss(let miss): ticket = miss
+        }
         let stored: StoredPage
         if let fetchConnections {
             // On this thread, without a suspension (see `ReadConnections`).
@@ -38,7 +47,9 @@ extension NotificationStore {
         } else {
             stored = try await reading("fetch") { db in try query.run(in: db) }
         }
-        return try stored.encodedPage(signer: tokenSigner)
+        let page = try stored.encodedPage(signer: tokenSigner)
+        pageCache.keep(page, for: ticket)
+        return page
     }
 
     /// The highest sequence the stream has had (retained or already removed), or `nil`

@@ -28,10 +28,13 @@ public final class NotificationStore: Sendable {
     private let signer: Mutex<ChangeTokenSigner>
     /// How much of each stream is kept.
     public let retention: RetentionPolicy
+    /// Write only through `writing`: it forgets the pages fetches kept (`pageCache`).
     let database: any DatabaseWriter
     /// The connections fetches read on (a file store); `nil` in memory, where fetches read
     /// through `database`.
     let fetchConnections: ReadConnections?
+    /// Pages answered, until a write changes their stream (see `writing`).
+    let pageCache = PageCache()
 
     /// Opens (creating if needed) the store in the SQLite file at `path`, in WAL mode, and
     /// migrates its schema. The directory must exist. `synchronous=NORMAL`: a power loss
@@ -91,12 +94,15 @@ public final class NotificationStore: Sendable {
     /// Binds the change tokens issued and accepted from now on to `epoch` (see `tokenSigner`).
     func useTokenEpoch(_ epoch: String) {
         signer.withLock { $0.epoch = epoch }
+        // Kept pages hold tokens signed for the epoch before.
+        pageCache.forget(.everything)
     }
 
     /// Closes the database; later calls fail with `INTERNAL_ERROR`. Optional: releasing
     /// the store closes it too.
     /// - Throws: `ReaderError` when a connection is still in use.
     public func close() throws(ReaderError) {
+        pageCache.close()
         fetchConnections?.close()
         do {
             try database.close()
@@ -119,10 +125,19 @@ public final class NotificationStore: Sendable {
 
     // MARK: Transactions with errors mapped to ReaderError
 
-    func writing<T: Sendable>(_ operation: String, _ updates: @Sendable (Database) throws -> T) async throws(ReaderError) -> T {
+    /// `updates` in one write transaction; then the kept pages of the streams `changed`
+    /// names for its result are forgotten (every page when it names none, or when the
+    /// write fails: a failure may come after the commit), before this returns.
+    func writing<T: Sendable>(
+        _ operation: String, changed: (T) -> PageCache.Change = { _ in .everything },
+        _ updates: @Sendable (Database) throws -> T
+    ) async throws(ReaderError) -> T {
         do {
-            return try await database.write(updates)
+            let result = try await database.write(updates)
+            pageCache.forget(changed(result))
+            return result
         } catch {
+            pageCache.forget(.everything)
             throw ReaderError.wrapping(error, operation: operation)
         }
     }

@@ -23,4 +23,8 @@ public struct StoreChanges: Sendable, Hashable {
 
     /// No changes.
     public init() {}
+
+    /// The streams whose fetches now answer differently: those that grew (and may have
+    /// lost notifications to the count limit) and those with new read marks.
+    var changedStreams: Set<StreamID> { readStreams.union(grownStreams.keys) }
 }
