@@ -43,6 +43,33 @@ struct PostingTableTests {
         #expect(many == one)
     }
 
+    @Test("keys whose 32-bit tags are equal share one posting: a lookup of either brings both keys' slots, a removal one filing")
+    func sharedTags() throws {
+        // Two hashes with one tag, found by the birthday bound (about 2^16 tries).
+        var seen: [UInt32: UInt64] = [:]
+        var random = SeededGenerator(seed: 11)
+        var pair: (UInt64, UInt64)?
+        while pair == nil {
+            let hash = UInt64.random(in: 1 ... .max, using: &random)
+            let tag = PostingTable.tag(hash)
+            if let other = seen[tag], other != hash { pair = (other, hash) } else { seen[tag] = hash }
+        }
+        let (a, b) = try #require(pair)
+        var table = PostingTable()
+        table.insert(a, slot: 1)
+        table.insert(b, slot: 2)
+        table.insert(b, slot: 1)
+        #expect(table.count == 1)
+        #expect(slots(table, a) == [1, 1, 2])
+        #expect(slots(table, b) == [1, 1, 2])
+        table.remove(a, slot: 1)
+        #expect(slots(table, b) == [1, 2])
+        table.remove(b, slot: 2)
+        table.remove(b, slot: 1)
+        #expect(slots(table, a) == [])
+        #expect(table.count == 0)
+    }
+
     @Test("tokens hashed from ASCII bytes are the hashes of the search tokens (stop words may be added); other text is left to the tokenizer")
     func asciiTokenHashes() {
         let hasher = PostingHasher(seed: 3)
