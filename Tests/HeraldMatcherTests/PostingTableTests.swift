@@ -43,6 +43,33 @@ struct PostingTableTests {
         #expect(many == one)
     }
 
+    @Test("keys whose 32-bit tags are equal share one posting: a lookup of either brings both keys' slots, a removal one filing")
+    func sharedTags() throws {
+        // Two hashes with one tag, found by the birthday bound (about 2^16 tries).
+        var seen: [UInt32: UInt64] = [:]
+        var random = SeededGenerator(seed: 11)
+        var pair: (UInt64, UInt64)?
+        while pair == nil {
+            let hash = UInt64.random(in: 1 ... .max, using: &random)
+            let tag = PostingTable.tag(hash)
+            if let other = seen[tag], other != hash { pair = (other, hash) } else { seen[tag] = hash }
+        }
+        let (a, b) = try #require(pair)
+        var table = PostingTable()
+        table.insert(a, slot: 1)
+        table.insert(b, slot: 2)
+        table.insert(b, slot: 1)
+        #expect(table.count == 1)
+        #expect(slots(table, a) == [1, 1, 2])
+        #expect(slots(table, b) == [1, 1, 2])
+        table.remove(a, slot: 1)
+        #expect(slots(table, b) == [1, 2])
+        table.remove(b, slot: 2)
+        table.remove(b, slot: 1)
+        #expect(slots(table, a) == [])
+        #expect(table.count == 0)
+    }
+
     @Test("tokens hashed from ASCII bytes are the hashes of the search tokens (stop words may be added); other text is left to the tokenizer")
     func asciiTokenHashes() {
         let hasher = PostingHasher(seed: 3)
@@ -72,13 +99,42 @@ struct PostingTableTests {
     func asciiHashPath() {
         let hasher = PostingHasher(seed: 4)
         for text in ["", "a", "grocery list", "p123 item", "x-42"] {
-            // The ASCII path hashes the bytes as they are, as the walks do.
-            let bytes = hasher.finish(text.utf8.reduce(hasher.start(2)) { PostingHasher.add($0, $1) })
-            #expect(hasher.hash(2, string: text) == bytes)
+            // The ASCII path hashes the bytes as they are, as the walks do; folded on the way
+            // under `[c]`, as if lower-cased first.
+            #expect(hasher.hash(2, ascii: text, lowercasing: false) == hasher.hash(2, string: text))
+            #expect(hasher.hash(2, ascii: text.uppercased(), lowercasing: true) == hasher.hash(2, string: text))
             // Non-ASCII text takes the normalizing path: canonically equal spellings meet.
             #expect(hasher.hash(2, string: text + "\u{E9}") == hasher.hash(2, string: text + "e\u{301}"))
             #expect(hasher.hash(2, .string(text)) == hasher.hash(2, string: text))
         }
+    }
+
+    @Test("words read near a buffer's end, from short buffers and back to front hold the bytes a byte-by-byte reading gives")
+    func words() {
+        var random = SeededGenerator(seed: 6)
+        for size in 0..<21 {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0..<0x80, using: &random) }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...size {
+                    for count in 0...min(8, size - start) {
+                        let piece = Array(bytes[start..<start + count])
+                        let forward = piece.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+                        let backward = piece.reversed().enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << UInt64(8 * $1.offset) }
+                        let lowered = piece.enumerated().reduce(UInt64(0)) { word, byte in
+                            let folded = byte.element >= 0x41 && byte.element <= 0x5a ? byte.element | 0x20 : byte.element
+                            return word | UInt64(folded) << UInt64(8 * byte.offset)
+                        }
+                        #expect(PostingWords.word(buffer, from: start, count: count) == forward, "\(size) \(start) \(count)")
+                        #expect(PostingWords.reversedWord(buffer, before: start + count, count: count) == backward)
+                        #expect(PostingWords.lowercased(forward) == lowered)
+                    }
+                }
+            }
+        }
+        // Keys that differ only in length, or only past their eighth byte, hash apart.
+        let hasher = PostingHasher(seed: 2)
+        let keys = ["", "a", "a\u{0}", "abcdefgh", "abcdefgh\u{0}", "abcdefghi", "abcdefghj", "abcdefghijklmnopq", "abcdefghijklmnopr"]
+        #expect(Set(keys.map { hasher.hash(1, string: $0) }).count == keys.count)
     }
 
     @Test("one walk's prefix, suffix and run hashes equal the hashes of the pieces; canonically equal strings hash equal")
@@ -87,11 +143,11 @@ struct PostingTableTests {
         for text in ["grocery list", "we\u{301}b", "Wörk", "a\r\nb", "ab"] {
             for reversed in [false, true] {
                 var walked: [UInt64] = []
-                hasher.forEachAffix(3, of: text, lengths: [1, 2, 4, 8], reversed: reversed) { walked.append($0) }
-                let pieces = [1, 2, 4, 8].compactMap { reversed ? SimpleText.suffix(text, $0) : SimpleText.prefix(text, $0) }
+                hasher.forEachAffix(3, of: text, lengths: [1, 2, 4, 8, 9, 12], reversed: reversed) { walked.append($0) }
+                let pieces = [1, 2, 4, 8, 9, 12].compactMap { reversed ? SimpleText.suffix(text, $0) : SimpleText.prefix(text, $0) }
                 #expect(walked == pieces.map { hasher.hash(3, .string($0), reversed: reversed) }, "\(text) reversed: \(reversed)")
             }
-            for lengths in [[3], [6], [3, 6], [1, 2, 4]] {
+            for lengths in [[3], [6], [3, 6], [1, 2, 4], [3, 9]] {
                 var walked: [UInt64] = []
                 hasher.forEachGram(5, of: text, lengths: lengths) { walked.append($0) }
                 var expected: [UInt64] = []
@@ -100,17 +156,17 @@ struct PostingTableTests {
             }
         }
         // Simple text lower-cased on the way: the hashes of the folded text's pieces.
-        for text in ["Grocery LIST", "p12 Item", "W123 AND more", "x-42", ""] {
+        for text in ["Grocery LIST", "p12 Item", "W123 AND more", "x-42", "", "A Longer Title Of Many Words, Over Two Words"] {
             let folded = Comparison.Options.caseInsensitive.fold(text)
             for reversed in [false, true] {
                 var walked: [UInt64] = [], expected: [UInt64] = []
-                hasher.forEachAffix(3, ofSimple: text, lengths: [1, 3, 5, 40], reversed: reversed, lowercasing: true) { walked.append($0) }
-                hasher.forEachAffix(3, of: folded, lengths: [1, 3, 5, 40], reversed: reversed) { expected.append($0) }
+                hasher.forEachAffix(3, ofSimple: text, lengths: [1, 3, 5, 8, 9, 16, 17, 40], reversed: reversed, lowercasing: true) { walked.append($0) }
+                hasher.forEachAffix(3, of: folded, lengths: [1, 3, 5, 8, 9, 16, 17, 40], reversed: reversed) { expected.append($0) }
                 #expect(walked == expected, "\(text) reversed: \(reversed)")
             }
             var walked: [UInt64] = [], expected: [UInt64] = []
-            hasher.forEachGram(5, ofSimple: text, lengths: [3, 6], lowercasing: true) { walked.append($0) }
-            hasher.forEachGram(5, of: folded, lengths: [3, 6]) { expected.append($0) }
+            hasher.forEachGram(5, ofSimple: text, lengths: [3, 6, 9], lowercasing: true) { walked.append($0) }
+            hasher.forEachGram(5, of: folded, lengths: [3, 6, 9]) { expected.append($0) }
             #expect(walked == expected, "\(text)")
         }
         var runs: [String] = []

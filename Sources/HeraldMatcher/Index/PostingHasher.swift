@@ -12,15 +12,14 @@ import Foundation
 ///
 /// Strings hash as their NFC UTF-8 bytes (ASCII strings are NFC already), so canonically
 /// equivalent strings — which Swift compares equal — hash equal. Suffixes hash their bytes
-/// back to front, so one backward walk reads every suffix length. Hand-written (FNV-1a per
-/// byte, then a 64-bit finalizer) because the standard `Hasher` cannot be forked mid-string
-/// and costs a SipHash round per key.
+/// back to front, so one backward walk reads every suffix length. Hand-written (eight bytes
+/// a word, one multiplication each: `PostingWords`) because the standard `Hasher` cannot be
+/// forked mid-string and costs a SipHash round per key.
 struct PostingHasher: Sendable {
     private let seed: UInt64
     /// All ones; fewer bits in tests, to make collisions common (`SubscriptionIndex(rules:hashBits:)`).
     private let mask: UInt64
 
-    private static let prime: UInt64 = 0x100_0000_01b3
     private static let stringTag: UInt8 = 0x73
     private static let numberTag: UInt8 = 0x6e
 
@@ -32,28 +31,13 @@ struct PostingHasher: Sendable {
 
     /// The running state of a key of probe `number` before its first byte.
     func start(_ number: Int32, tag: UInt8 = PostingHasher.stringTag) -> UInt64 {
-        var state = seed ^ 0xcbf2_9ce4_8422_2325
-        var bits = UInt32(bitPattern: number)
-        for _ in 0..<4 {
-            state = Self.add(state, UInt8(truncatingIfNeeded: bits))
-            bits >>= 8
-        }
-        return Self.add(state, tag)
+        let probe = UInt64(UInt32(bitPattern: number)) << 8 | UInt64(tag)
+        return PostingWords.mix(seed ^ 0xcbf2_9ce4_8422_2325, probe ^ 0x8ebc_6af0_9c88_c6e3)
     }
 
-    static func add(_ state: UInt64, _ byte: UInt8) -> UInt64 {
-        (state ^ UInt64(byte)) &* prime
-    }
-
-    /// The hash of the bytes added so far; never 0 (`PostingTable`'s empty mark).
+    /// The hash of a key's closed state (`PostingWords.close`); never 0 (`PostingTable`'s empty mark).
     func finish(_ state: UInt64) -> UInt64 {
-        var mixed = state
-        mixed ^= mixed >> 33
-        mixed &*= 0xff51_afd7_ed55_8ccd
-        mixed ^= mixed >> 33
-        mixed &*= 0xc4ce_b9fe_1a85_ec53
-        mixed ^= mixed >> 33
-        let kept = mixed & mask
+        let kept = state & mask
         return kept == 0 ? 1 : kept
     }
 
@@ -61,14 +45,9 @@ struct PostingHasher: Sendable {
     func hash(_ number: Int32, _ key: IndexKey, reversed: Bool = false) -> UInt64 {
         switch key {
         case .number(let value):
-            var state = start(number, tag: Self.numberTag)
             // -0 == 0: both hash as 0.
-            var bits = value == 0 ? 0 : value.bitPattern
-            for _ in 0..<8 {
-                state = Self.add(state, UInt8(truncatingIfNeeded: bits))
-                bits >>= 8
-            }
-            return finish(state)
+            let bits = value == 0 ? 0 : value.bitPattern
+            return finish(PostingWords.close(start(number, tag: Self.numberTag), bits, length: 8))
         case .string(let text):
             return hash(number, string: text, reversed: reversed)
         }
@@ -81,39 +60,32 @@ struct PostingHasher: Sendable {
     func hash(_ number: Int32, ascii text: String, lowercasing: Bool) -> UInt64? {
         var utf8 = text
         return utf8.withUTF8 { bytes in
-            var state = start(number)
-            for byte in bytes {
-                guard byte < 0x80 else { return nil }
-                state = Self.add(state, Self.byte(byte, lowercasing: lowercasing))
-            }
-            return finish(state)
+            guard Self.isASCII(bytes) else { return nil }
+            return finish(PostingWords.state(start(number), bytes, count: bytes.count, lowercasing: lowercasing))
         }
     }
 
     /// The hash of one string key of probe `number`.
     func hash(_ number: Int32, string text: String, reversed: Bool = false) -> UInt64 {
-        if !reversed {
-            // ASCII (most keys) in one pass, no separate check for normalization.
-            var utf8 = text
-            let ascii: UInt64? = utf8.withUTF8 { bytes in
-                var state = start(number)
-                for byte in bytes {
-                    guard byte < 0x80 else { return nil }
-                    state = Self.add(state, byte)
-                }
-                return finish(state)
-            }
-            if let ascii { return ascii }
+        // ASCII (most keys) as it is, no separate check for normalization.
+        var utf8 = text
+        let ascii: UInt64? = utf8.withUTF8 { bytes in
+            guard Self.isASCII(bytes) else { return nil }
+            return finish(PostingWords.state(start(number), bytes, count: bytes.count, reversed: reversed))
         }
-        var state = start(number)
+        if let ascii { return ascii }
+        var state: UInt64 = 0
         Self.withNormalizedBytes(text) { bytes in
-            if reversed {
-                for byte in bytes.reversed() { state = Self.add(state, byte) }
-            } else {
-                for byte in bytes { state = Self.add(state, byte) }
-            }
+            state = PostingWords.state(start(number), bytes, count: bytes.count, reversed: reversed)
         }
         return finish(state)
+    }
+
+    /// Whether every byte is ASCII.
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var any: UInt8 = 0
+        for byte in bytes { any |= byte }
+        return any < 0x80
     }
 
     /// Calls `body` with the hash of the prefix (or, `reversed`, the suffix) of every length
@@ -146,15 +118,22 @@ struct PostingHasher: Sendable {
         _ number: Int32, ofSimple text: String, lengths: UnsafeBufferPointer<Int>, reversed: Bool, lowercasing: Bool,
         _ body: (UInt64) -> Void
     ) {
-        guard let longest = lengths.last else { return }
+        guard !lengths.isEmpty else { return }
         var utf8 = text
         utf8.withUTF8 { bytes in
+            // Whole words are shared by every longer length: absorbed once, in order.
             var state = start(number)
-            var next = 0
-            for step in 0..<min(longest, bytes.count) {
-                state = Self.add(state, Self.byte(bytes[reversed ? bytes.count - 1 - step : step], lowercasing: lowercasing))
-                while next < lengths.count, lengths[next] < step + 1 { next += 1 }
-                if next < lengths.count, lengths[next] == step + 1 { body(finish(state)) }
+            var absorbed = 0
+            for length in lengths {
+                guard length <= bytes.count else { break }
+                let whole = max(0, length - 1) / 8
+                while absorbed < whole {
+                    state = PostingWords.absorb(
+                        state, PostingWords.piece(bytes, 8 * absorbed, 8, reversed: reversed, lowercasing: lowercasing))
+                    absorbed += 1
+                }
+                let last = PostingWords.piece(bytes, 8 * whole, length - 8 * whole, reversed: reversed, lowercasing: lowercasing)
+                body(finish(PostingWords.close(state, last, length: length)))
             }
         }
     }
@@ -180,28 +159,18 @@ struct PostingHasher: Sendable {
     func forEachGram(
         _ number: Int32, ofSimple text: String, lengths: UnsafeBufferPointer<Int>, lowercasing: Bool, _ body: (UInt64) -> Void
     ) {
-        guard let shortest = lengths.first, let longest = lengths.last else { return }
+        guard let shortest = lengths.first else { return }
         var utf8 = text
         utf8.withUTF8 { bytes in
             guard bytes.count >= shortest else { return }
             let origin = start(number)
             for first in 0...(bytes.count - shortest) {
-                var state = origin
-                var next = 0
-                for step in 0..<min(longest, bytes.count - first) {
-                    state = Self.add(state, Self.byte(bytes[first + step], lowercasing: lowercasing))
-                    if next < lengths.count, lengths[next] == step + 1 {
-                        body(finish(state))
-                        next += 1
-                    }
+                for length in lengths {
+                    guard first + length <= bytes.count else { break }
+                    body(finish(PostingWords.state(origin, bytes, from: first, count: length, lowercasing: lowercasing)))
                 }
             }
         }
-    }
-
-    /// An ASCII byte, lower-cased when asked.
-    private static func byte(_ byte: UInt8, lowercasing: Bool) -> UInt8 {
-        lowercasing && byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte
     }
 
     /// Calls `body` with the hash of every full-text search token of `text` when it is ASCII
@@ -214,22 +183,19 @@ struct PostingHasher: Sendable {
     func forEachASCIIToken(_ number: Int32, of text: String, _ body: (UInt64) -> Void) -> Bool {
         var utf8 = text
         return utf8.withUTF8 { bytes in
-            for byte in bytes where byte >= 0x80 { return false }
+            guard Self.isASCII(bytes) else { return false }
             let origin = start(number)
-            var state = origin
-            var inToken = false
-            for byte in bytes {
+            var first = -1
+            for (offset, byte) in bytes.enumerated() {
                 let lower = byte | 0x20
                 if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7a) {
-                    state = Self.add(state, byte >= 0x41 && byte <= 0x5a ? lower : byte)
-                    inToken = true
-                } else if inToken {
-                    body(finish(state))
-                    state = origin
-                    inToken = false
+                    if first < 0 { first = offset }
+                } else if first >= 0 {
+                    body(finish(PostingWords.state(origin, bytes, from: first, count: offset - first, lowercasing: true)))
+                    first = -1
                 }
             }
-            if inToken { body(finish(state)) }
+            if first >= 0 { body(finish(PostingWords.state(origin, bytes, from: first, count: bytes.count - first, lowercasing: true))) }
             return true
         }
     }
