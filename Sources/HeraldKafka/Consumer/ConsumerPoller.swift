@@ -59,7 +59,9 @@ final class ConsumerPoller: @unchecked Sendable {
     /// Called by librdkafka (through the C callback) during a poll or close.
     func rebalance(_ handle: OpaquePointer, _ err: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?) {
         let partitions = TopicPartitionList.entries(list).map(\.0.topicPartition)
-        let cooperative = String(cString: rd_kafka_rebalance_protocol(handle)) == "COOPERATIVE"
+        // NULL "on error" (librdkafka's header): seen when a rebalance callback ran while the
+        // consumer's group was going away (a crash in `make test`); the eager calls are then right.
+        let cooperative = rd_kafka_rebalance_protocol(handle).map { String(cString: $0) } == "COOPERATIVE"
         switch err {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
             if let failure = assign(handle, list, cooperative: cooperative) { pending.append(.error(failure)) }
