@@ -13,7 +13,7 @@ final class ConsumerPoller: @unchecked Sendable {
     private let logger: Logger
     // Unchecked exclusivity: these are read for every message polled, and only ever touched
     // on the poll thread (see above), so the runtime's dynamic access checks guard nothing.
-    @exclusivity(unchecked) private var pending: [ConsumerEvent] = []
+    @exclusivity(unchecked) private(set) var pending: [ConsumerEvent] = []
     @exclusivity(unchecked) private var revokedDuringPoll: Set<TopicPartition> = []
     @exclusivity(unchecked) private var topicNames: [OpaquePointer: String] = [:]
     @exclusivity(unchecked) private var lastTopic: (handle: OpaquePointer, name: String)?
