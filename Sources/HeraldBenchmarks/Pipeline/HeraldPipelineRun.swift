@@ -34,6 +34,7 @@ struct HeraldPipelineRun {
         configuration.stages = [.match, .compose, .reader]
         configuration.httpHost = "127.0.0.1"
         configuration.httpPort = 0
+        configuration.retention = benchmark.storeRetention
         let runtime = try await HeraldApp.buildRuntime(
             configuration, environment: environment, catalog: catalog, logSink: LogTopicSink(), logger: benchmark.logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in

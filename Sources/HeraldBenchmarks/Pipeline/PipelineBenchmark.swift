@@ -2,6 +2,7 @@ import Foundation
 import HeraldApp
 import HeraldKafka
 import HeraldModel
+import HeraldReader
 import HeraldStages
 import Logging
 
@@ -69,6 +70,19 @@ public struct PipelineBenchmark: Sendable {
             herald: herald.path, sameTopology: same.path, oneHop: oneHop, paced: herald.paced)
         (report.matchBytes, report.notificationBytes) = (same.matchBytes, same.notificationBytes)
         return report
+    }
+
+    /// What the benchmark's reader stores (Herald's and the relay's) keep per stream: at
+    /// least every notification of the maximum-rate run, so the rows counted are all the
+    /// notifications however few users share the changes. The changes fire subscriptions of
+    /// up to 1,000 users in turn, so with the defaults (20 notifications per user) no stream
+    /// comes near the default limit of 1,000 and nothing measured changes; `--subscriptions 10`
+    /// gives each of 10 users a tenth of the changes, which the default limit would prune
+    /// before they were counted (the run then failed after 10 minutes).
+    var storeRetention: RetentionPolicy {
+        var retention = RetentionPolicy()
+        retention.maxCount = max(retention.maxCount, settings.changes)
+        return retention
     }
 
     /// Record change number `index`, as JSON on topic `record-changes`: it fires

@@ -38,7 +38,8 @@ struct SameTopologyRelay {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try NotificationStore(
             path: directory.appendingPathComponent("reader.sqlite").path,
-            tokenSigner: ChangeTokenSigner(keyString: HeraldConfiguration.Secret.development.value))
+            tokenSigner: ChangeTokenSigner(keyString: HeraldConfiguration.Secret.development.value),
+            retention: benchmark.storeRetention)
         defer { try? store.close() }
         let producer = try KafkaProducer(
             configuration: environment.producerConfiguration(clientID: "bench-same"), logger: benchmark.logger)
