@@ -13,8 +13,9 @@ struct AlertEntries: Sendable {
     var subtitle: Found?
     var body: Found?
 
-    /// Looks up the keys of `info` in `catalog` for `locale`.
-    init(_ info: NotificationInfo, catalog: LocalizationCatalog, locale: String, table: String) {
+    /// Looks up the keys of `info` in `catalog` for `locale` (`info` borrowed: an owned
+    /// parameter is a copy of the match's notification info).
+    init(_ info: borrowing NotificationInfo, catalog: LocalizationCatalog, locale: String, table: String) {
         let chainKeys = catalog.chainKeys(for: locale)
         func find(_ key: String?) -> Found? {
             key.flatMap { catalog.storedEntry(forKey: $0, table: table, chainKeys: chainKeys) }

@@ -41,12 +41,11 @@ extension NotificationComposer {
         notification.excludedDevice = match.change.originDevice.flatMap { $0.isEmpty ? nil : $0 }
         // Before pruning: the notification keeps every desired key.
         if let desiredKeys = values.desiredKeys, !desiredKeys.isEmpty {
-            // Not `Dictionary(_:uniquingKeysWith:)`: the labelled pairs would be cast (copied) to
-            // unlabelled ones first. Backwards, so the first of a key listed twice wins.
-            var fields: [String: JSONValue] = [:]
-            fields.reserveCapacity(desiredKeys.count)
-            for member in desiredKeys.reversed() { fields[member.key] = member.value }
-            notification.recordFields = fields
+            // `PayloadValues` lists each key once. Made at its size through the specialized
+            // initializer: `reserveCapacity` is not specialized and looked up the dictionary's
+            // generic metadata on every call (1% in perf); a lazy map, not the labelled pairs
+            // cast (copied) to unlabelled ones first.
+            notification.recordFields = Dictionary(uniqueKeysWithValues: desiredKeys.lazy.map { ($0.key, $0.value) })
         }
         notification.isPruned = isPruned
         notification.apns = apns

@@ -23,13 +23,20 @@ struct PayloadValues {
     var alert = Arguments()
     var title = Arguments()
     var subtitle = Arguments()
-    /// The desired keys' values in the subscription's order; `nil` when the
-    /// notification has no desired keys.
+    /// The desired keys' values in the subscription's order, each key once (the composer
+    /// relies on it: `recordFields` is made with `Dictionary(uniqueKeysWithValues:)`); `nil`
+    /// when the notification has no desired keys.
     var desiredKeys: [(key: String, value: JSONValue)]?
     var collapseID: String?
     var problems: [PayloadError] = []
 
-    init(info: NotificationInfo, change: RecordChange, includeDesiredKeys: Bool, limits: PayloadLimits) {
+    /// `info` and `change` are borrowed: an initializer takes its parameters owned unless told
+    /// otherwise, so the composer's `match.subscription.notificationInfo` and `match.change`
+    /// were copied for every notification (every string and dictionary retained, then released).
+    init(
+        info: borrowing NotificationInfo, change: borrowing RecordChange, includeDesiredKeys: Bool,
+        limits: PayloadLimits
+    ) {
         let maxCharacters = limits.maxValueCharacters
         var fields = FieldLookups()
         if info.alertLocalizationKey != nil {

@@ -9,10 +9,11 @@ struct HoleBytes {
     /// Where each hole's bytes are.
     private var ranges = HoleRanges()
 
-    /// Writes the values of `holes` for one notification.
+    /// Writes the values of `holes` for one notification (`match` and `values` borrowed: an
+    /// initializer's parameters are otherwise owned, copies of the whole match and values).
     init(
-        _ holes: [PayloadTemplate.Hole], desiredKeys: DesiredKeyOrder?, match: Match, zone: ZoneID,
-        values: PayloadValues, badge: Int?
+        _ holes: [PayloadTemplate.Hole], desiredKeys: DesiredKeyOrder?, match: borrowing Match, zone: ZoneID,
+        values: borrowing PayloadValues, badge: Int?
     ) {
         writer = JSONWriter(capacity: 256)
         for hole in holes {

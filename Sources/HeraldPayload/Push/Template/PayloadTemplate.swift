@@ -66,7 +66,9 @@ final class PayloadTemplate: Sendable {
     private let lastEntries = Mutex<(catalog: LocalizationCatalog.Identity, locale: String, table: String, entries: AlertEntries)?>(nil)
 
     /// Writes the fixed parts of `subscription`'s payloads of one kind, with or without a badge.
-    init(subscription: Subscription, kind: PushPayload.Kind, hasBadge: Bool) {
+    /// Borrowed: an owned parameter made `PayloadTemplates.template(for:kind:hasBadge:)` copy
+    /// the match's whole subscription for every notification, made or not (perf).
+    init(subscription: borrowing Subscription, kind: PushPayload.Kind, hasBadge: Bool) {
         info = subscription.notificationInfo
         database = subscription.database
         var payload = PushPayload(kind: kind)
