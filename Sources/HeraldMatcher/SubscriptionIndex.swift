@@ -148,10 +148,7 @@ public struct SubscriptionIndex: Sendable {
                 ? entries.candidates(change.fields, previous: change.previousFields)
                 : entries.subscriptions.indices.map(Int32.init)
             let records = ChangeRecords(change)
-            let subscriptions = entries.subscriptions
-            for slot in slots {
-                guard let candidate = subscriptions[Int(slot)] else { continue }
-                guard MatchRules.watchesZone(candidate, of: change) else { continue }
+            for candidate in entries.subscriptions(in: slots, where: { MatchRules.mayFire($0, on: change) }) {
                 guard let reason = MatchRules.reason(candidate, change, records) else { continue }
                 body(FiredSubscription(subscription: candidate, notificationType: .query, reason: reason))
             }
