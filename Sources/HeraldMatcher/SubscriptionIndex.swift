@@ -148,8 +148,8 @@ public struct SubscriptionIndex: Sendable {
                 ? entries.candidates(change.fields, previous: change.previousFields)
                 : entries.subscriptions.indices.map(Int32.init)
             let records = ChangeRecords(change)
-            for candidate in entries.subscriptions(in: slots, where: { MatchRules.mayFire($0, on: change) }) {
-                guard let reason = MatchRules.reason(candidate, change, records) else { continue }
+            entries.forEachSubscription(in: slots, where: { MatchRules.mayFire($0, on: change) }) { candidate in
+                guard let reason = MatchRules.reason(candidate, change, records) else { return }
                 body(FiredSubscription(subscription: candidate, notificationType: .query, reason: reason))
             }
         }
