@@ -31,6 +31,17 @@ enum MatchRules {
         }
     }
 
+    /// Whether a candidate could fire for the change, from its first cache line alone (its
+    /// `firesOn` bits and zone), before its predicate is evaluated: `reason` decides.
+    static func mayFire(_ candidate: IndexedSubscription, on change: RecordChange) -> Bool {
+        let wanted: IndexedSubscription.Events = switch change.kind {
+        case .create: .create
+        case .delete: .delete
+        case .update: [.update, .enter, .leave]
+        }
+        return !candidate.events.isDisjoint(with: wanted) && watchesZone(candidate, of: change)
+    }
+
     /// A query subscription limited to one zone sees only that zone's changes.
     static func watchesZone(_ candidate: IndexedSubscription, of change: RecordChange) -> Bool {
         candidate.zoneID.map { $0 == change.zoneID } ?? true

@@ -148,11 +148,8 @@ public struct SubscriptionIndex: Sendable {
                 ? entries.candidates(change.fields, previous: change.previousFields)
                 : entries.subscriptions.indices.map(Int32.init)
             let records = ChangeRecords(change)
-            let subscriptions = entries.subscriptions
-            for slot in slots {
-                guard let candidate = subscriptions[Int(slot)] else { continue }
-                guard MatchRules.watchesZone(candidate, of: change) else { continue }
-                guard let reason = MatchRules.reason(candidate, change, records) else { continue }
+            entries.forEachSubscription(in: slots, where: { MatchRules.mayFire($0, on: change) }) { candidate in
+                guard let reason = MatchRules.reason(candidate, change, records) else { return }
                 body(FiredSubscription(subscription: candidate, notificationType: .query, reason: reason))
             }
         }

@@ -38,6 +38,34 @@ struct IndexStructureTests {
         }
     }
 
+    @Test("range stabbing equals a scan over many intervals: spread, clustered, and at magnitudes where cells near rounding")
+    func rangeIndexDirectoryAgreesWithScan() {
+        var random = SeededGenerator(seed: 13)
+        for (origin, span) in [(0.0, 1_000_000.0), (-5e15, 1e3), (1e16, 64.0), (1e300, 1e299), (-3.0, 0.001)] {
+            var index = RangeIndex()
+            var live: [Int32: (Double, Double)] = [:]
+            for slot in Int32(0)..<3_000 {
+                // Half of the lower bounds spread over the span, half in a few clusters.
+                let lower = Bool.random(using: &random)
+                    ? origin + Double.random(in: 0...span, using: &random)
+                    : origin + span * Double(Int.random(in: 0...3, using: &random)) / 4
+                let width = span / 1_000 * Double.random(in: 0...2, using: &random)
+                index.insert(slot, lower: lower, upper: lower + width)
+                live[slot] = (lower, lower + width)
+            }
+            index.compact()
+            let bounds = live.values.flatMap { [$0.0, $0.1] }
+            let values = (0..<300).map { _ in origin + Double.random(in: -span / 10 ... span * 1.1, using: &random) }
+                + bounds.shuffled(using: &random).prefix(300) + bounds.prefix(100).map(\.nextUp) + bounds.prefix(100).map(\.nextDown)
+            for value in values {
+                var found: [Int32] = []
+                index.stab(value, into: &found)
+                let expected = live.filter { $0.value.0 <= value && value <= $0.value.1 }.keys.sorted()
+                #expect(found.sorted() == expected, "origin \(origin) value \(value)")
+            }
+        }
+    }
+
     @Test("every point within the radius lies in a cell the circle is filed under")
     func geoCellsCoverTheCircle() throws {
         var random = SeededGenerator(seed: 11)

@@ -103,27 +103,42 @@ struct PostingTable: Sendable {
         append([hash], to: &result)
     }
 
-    /// Appends every slot filed under each of `hashes` (in their order). One loop over the
-    /// table's storage, without a call or a copy of the table per hash: the filter tests of
-    /// successive hashes are independent loads, so their cache misses overlap.
+    /// Appends every slot filed under each of `hashes` (in their order). One pass over the
+    /// table's storage, without a call or a copy of the table per hash, in three loops of
+    /// independent loads so that the cache misses of different hashes overlap: the filter
+    /// word of every hash (kept without a branch), then the home bucket of each that passed,
+    /// then the probing from there. One loop that branched on each loaded word waited for
+    /// the word whenever the branch went the unusual way — at a hit, i.e. for every
+    /// candidate, its filter's miss and then its bucket's, one after the other.
     func append(_ hashes: [UInt64], to result: inout [Int32]) {
-        filter.withUnsafeBufferPointer { filter in
-            buckets.withUnsafeBufferPointer { buckets in
-                let mask = buckets.count - 1
-                for hash in hashes {
-                    let tag = Self.tag(hash)
-                    let (word, bits) = filterProbe(tag)
-                    guard filter[word] & bits == bits else { continue }
-                    var bucket = Int(tag) & mask
-                    while true {
-                        let entry = buckets[bucket]
-                        if entry == 0 { break }
-                        if Self.tag(ofEntry: entry) == tag {
-                            let head = Self.head(entry)
-                            if head >= 0 { result.append(head) } else { result.append(contentsOf: lists[Int(-head - 1)]) }
-                            break
+        guard !hashes.isEmpty else { return }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: hashes.count) { passed in
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: hashes.count) { homes in
+                filter.withUnsafeBufferPointer { filter in
+                    buckets.withUnsafeBufferPointer { buckets in
+                        let mask = buckets.count - 1
+                        var count = 0
+                        for hash in hashes {
+                            let tag = Self.tag(hash)
+                            let (word, bits) = filterProbe(tag)
+                            passed[count] = tag
+                            count += filter[word] & bits == bits ? 1 : 0
                         }
-                        bucket = (bucket + 1) & mask
+                        for index in 0..<count { homes[index] = buckets[Int(passed[index]) & mask] }
+                        for index in 0..<count {
+                            let tag = passed[index]
+                            var bucket = Int(tag) & mask
+                            var entry = homes[index]
+                            while entry != 0 {
+                                if Self.tag(ofEntry: entry) == tag {
+                                    let head = Self.head(entry)
+                                    if head >= 0 { result.append(head) } else { result.append(contentsOf: lists[Int(-head - 1)]) }
+                                    break
+                                }
+                                bucket = (bucket + 1) & mask
+                                entry = buckets[bucket]
+                            }
+                        }
                     }
                 }
             }

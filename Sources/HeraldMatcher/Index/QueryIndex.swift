@@ -180,6 +180,30 @@ final class QueryIndex: @unchecked Sendable {
         return result
     }
 
+    /// Calls `body` with the subscription in each of `slots` (empty slots skipped) that
+    /// passes `test`, in order. All of them are read and tested before `body` sees any:
+    /// above a hundred thousand subscriptions each candidate is a cache miss (its slot,
+    /// then its object), a fifth of matching a change when taken one after another between
+    /// evaluations; read in one loop of independent loads, the misses overlap. The slots
+    /// kept are noted in a temporary buffer (no array, no retain per candidate).
+    func forEachSubscription(
+        in slots: [Int32], where test: (IndexedSubscription) -> Bool, _ body: (IndexedSubscription) -> Void
+    ) {
+        subscriptions.withUnsafeBufferPointer { subscriptions in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: slots.count) { kept in
+                var count = 0
+                for slot in slots {
+                    guard let candidate = subscriptions[Int(slot)], test(candidate) else { continue }
+                    kept[count] = slot
+                    count += 1
+                }
+                for index in 0..<count {
+                    if let candidate = subscriptions[Int(kept[index])] { body(candidate) }
+                }
+            }
+        }
+    }
+
     /// Folds every range index into one run and clears the posting filter of removed keys;
     /// call after loading many subscriptions.
     func compact() {

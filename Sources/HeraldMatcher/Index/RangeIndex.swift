@@ -108,11 +108,22 @@ struct IntervalRun: Sendable {
 }
 
 /// Intervals of finite width within a factor of two of each other, sorted by lower bound:
-/// those containing v have their lower bound in [v − widest, v], one binary search away.
+/// those containing v have their lower bound in [v − widest, v], one search away.
+///
+/// The search starts from a directory of the lower bounds (`starts`: the first entry of each
+/// cell of equal width over their span, about two entries a cell), so it reads one cell's
+/// few bounds instead of a binary search over all of them — at a million subscriptions ~17
+/// dependent loads, most of them cache misses, once per numeric field per change.
 private struct WidthClass: Sendable {
     let entries: [IntervalRun.Entry]
     private let lowers: [Double]
     private let widest: Double
+    /// The lowest lower bound and the directory's cell width (0: no directory).
+    private let origin: Double
+    private let cell: Double
+    /// `starts[c]`: the first entry whose lower bound is ≥ origin + c × cell; one more than
+    /// there are cells (the last is `entries.count`).
+    private let starts: [Int32]
 
     /// The class of a finite width: its binary exponent (widths up to 1 share class 0).
     static func number(_ width: Double) -> Int {
@@ -123,6 +134,38 @@ private struct WidthClass: Sendable {
         entries = unsorted.sorted { $0.lower < $1.lower }
         lowers = entries.map(\.lower)
         widest = entries.reduce(0) { max($0, $1.upper - $1.lower) }
+        (origin, cell, starts) = Self.directory(lowers)
+    }
+
+    /// The directory of sorted lower bounds: cells of equal width over their span, about
+    /// two bounds a cell on average (none for fewer than 16 bounds or an infinite span).
+    private static func directory(_ lowers: [Double]) -> (origin: Double, cell: Double, starts: [Int32]) {
+        guard lowers.count >= 16, let first = lowers.first, let last = lowers.last, last > first else { return (0, 0, []) }
+        let cells = lowers.count / 2
+        let cell = (last - first) / Double(cells)
+        // Cells far wider than the bounds' rounding, so a cell computed in floating point is
+        // off by less than one (`searchRange` widens by one each way).
+        guard cell.isFinite, cell > 16 * max(abs(first), abs(last)).ulp else { return (0, 0, []) }
+        var starts = [Int32](repeating: Int32(lowers.count), count: cells + 1)
+        var index = 0
+        for number in 0...cells {
+            let bound = first + Double(number) * cell
+            while index < lowers.count, lowers[index] < bound { index += 1 }
+            starts[number] = Int32(index)
+        }
+        return (first, cell, starts)
+    }
+
+    /// The range of entries the first lower bound ≥ `from` lies in: its cell of the
+    /// directory widened by one cell each way (the cell is computed in floating point).
+    private func searchRange(_ from: Double) -> Range<Int> {
+        guard cell > 0 else { return 0..<lowers.count }
+        guard from > origin else { return 0..<0 }
+        let cells = starts.count - 1
+        let position = (from - origin) / cell
+        guard position < Double(cells) else { return Int(starts[cells - 1])..<lowers.count }
+        let number = Int(position)
+        return Int(starts[max(0, number - 1)])..<Int(starts[min(cells, number + 2)])
     }
 
     /// `value` must be finite.
@@ -133,8 +176,9 @@ private struct WidthClass: Sendable {
         let reach = value - widest
         let from = reach - (abs(reach) + widest) * 0x1p-50
         let checksStale = !stale.isEmpty
+        let range = searchRange(from)
         lowers.withUnsafeBufferPointer { lowers in
-            var low = 0, high = lowers.count
+            var low = range.lowerBound, high = range.upperBound
             while low < high {
                 let middle = (low + high) / 2
                 if lowers[middle] < from { low = middle + 1 } else { high = middle }
