@@ -91,6 +91,37 @@ struct ProducerConsumerTests {
         await producer.close()
     }
 
+    @Test("with partition ends reported, reaching a partition's end is an event after its last message")
+    func partitionEndsAreReported() async throws {
+        let test = try TestCluster()
+        let topic = try test.topic(partitions: 2)
+        let producer = try test.producer()
+        _ = try await producer.send(OutgoingMessage.numbered(topic: topic, 0..<5).map {
+            var message = $0
+            message.partition = 0
+            return message
+        })
+        let consumer = try test.consumer(group: "g-\(topic)") { $0.reportsPartitionEnds = true }
+        try consumer.assign([TopicPartitionOffset(topic, 0, .beginning), TopicPartitionOffset(topic, 1, .beginning)])
+        var events: [ConsumerEvent] = []
+        func ends() -> [TopicPartition: Int64] {
+            var found: [TopicPartition: Int64] = [:]
+            for case .partitionEnd(let partition, let offset) in events { found[partition] = offset }
+            return found
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ends().count < 2, ContinuousClock.now < deadline { events += await consumer.poll() }
+        #expect(ends() == [TopicPartition(topic, 0): 5, TopicPartition(topic, 1): 0])
+        // Partition 0's end comes after its five messages.
+        let endIndex = events.firstIndex { if case .partitionEnd(let partition, _) = $0 { partition.partition == 0 } else { false } }
+        let delivered = events.prefix(endIndex ?? 0).reduce(0) { count, event in
+            if case .messages(let batch) = event { count + batch.filter { $0.partition == 0 }.count } else { count }
+        }
+        #expect(delivered == 5)
+        await consumer.close()
+        await producer.close()
+    }
+
     @Test("an offset beyond the log is reported as out of range, never swallowed")
     func offsetOutOfRangeIsReported() async throws {
         let test = try TestCluster()

@@ -35,6 +35,23 @@ struct CatchUpTests {
         #expect(catchUp.isComplete)
     }
 
+    @Test("a partition whose last offsets are never delivered completes when the consumer reports its end there")
+    func completeAtAReportedEnd() {
+        // p0 ends in a record no consumer gets (a transaction marker at 2, say): 0 and 1 arrive.
+        var catchUp = CatchUp(watermarks: [p0: Watermarks(low: 0, high: 3), p1: Watermarks(low: 0, high: 2)])
+        catchUp.advance(past: [message(p0, 0), message(p0, 1)])
+        #expect(catchUp.pending == ["t[0]", "t[1]"])
+        catchUp.reachedEnd(of: p1, at: 1)
+        catchUp.reachedEnd(of: p0, at: 2)
+        #expect(catchUp.pending == ["t[0]", "t[1]"], "an end reported before the measured one completes nothing")
+        catchUp.reachedEnd(of: p0, at: 3)
+        #expect(catchUp.pending == ["t[1]"])
+        catchUp.reachedEnd(of: p2, at: 9)
+        #expect(catchUp.pending == ["t[1]"], "a partition that was never pending is ignored")
+        catchUp.reachedEnd(of: p1, at: 4)
+        #expect(catchUp.isComplete)
+    }
+
     @Test("a start before the low watermark (records removed by retention) counts from the low watermark")
     func startBeforeLowWatermark() {
         var catchUp = CatchUp(watermarks: [p0: Watermarks(low: 5, high: 8)], start: [p0: 2])

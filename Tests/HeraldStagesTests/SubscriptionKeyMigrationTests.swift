@@ -13,7 +13,7 @@ struct SubscriptionKeyMigrationTests {
 
     private func migrate(_ fixture: PipelineFixture, _ producer: KafkaProducer, dryRun: Bool) async throws -> SubscriptionKeyMigration.Report {
         try await SubscriptionKeyMigrator(
-            consumer: try fixture.consumer(group: "migrate-\(UUID().uuidString)"), producer: producer,
+            consumer: try fixture.consumer(group: "migrate-\(UUID().uuidString)", reportsPartitionEnds: true), producer: producer,
             topic: fixture.catalog.name(TopicCatalog.subscriptions), partitions: Array(0..<fixture.catalog.partitions),
             logger: fixture.logger
         ).run(dryRun: dryRun)
@@ -79,6 +79,19 @@ struct SubscriptionKeyMigrationTests {
         // whether it sent anything (no waiting for messages that should not come).
         let stored = try await fixture.reader.endOffsets([topic], partitions: fixture.catalog.partitions).values.reduce(0, +)
         #expect(stored == 13, "the second run sent nothing")
+        await producer.close()
+    }
+
+    @Test("a consumer that does not report partition ends is refused before anything is read or sent")
+    func refusesAConsumerWithoutPartitionEnds() async throws {
+        let fixture = try await PipelineFixture()
+        let producer = try fixture.producer()
+        let migrator = SubscriptionKeyMigrator(
+            consumer: try fixture.consumer(group: "migrate-\(UUID().uuidString)"), producer: producer,
+            topic: fixture.catalog.name(TopicCatalog.subscriptions), partitions: Array(0..<fixture.catalog.partitions),
+            logger: fixture.logger)
+        let error = await #expect(throws: PipelineError.self) { try await migrator.run(dryRun: false) }
+        #expect(error?.code == .configuration)
         await producer.close()
     }
 }

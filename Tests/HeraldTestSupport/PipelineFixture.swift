@@ -29,9 +29,11 @@ public struct PipelineFixture: Sendable {
     }
 
     /// A consumer of the cluster in `group`, with a 3 s session timeout.
-    public func consumer(group: String) throws -> KafkaConsumer {
+    /// - Parameter reportsPartitionEnds: see `ConsumerConfiguration.reportsPartitionEnds`.
+    public func consumer(group: String, reportsPartitionEnds: Bool = false) throws -> KafkaConsumer {
         var settings = environment.consumerConfiguration(groupID: group, clientID: "test")
         settings.sessionTimeout = .seconds(3)
+        settings.reportsPartitionEnds = reportsPartitionEnds
         return try KafkaConsumer(configuration: settings, logger: logger)
     }
 

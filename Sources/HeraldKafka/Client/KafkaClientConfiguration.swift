@@ -154,6 +154,11 @@ public struct ConsumerConfiguration: Sendable {
     /// (state restore, table loading, `bench kafka`) of a 64-partition backlog was idle for
     /// half of its run in 0.4–0.8 s stretches.
     public var prefetchMessages = 500_000
+    /// Report each time the consumer reaches the end of a partition's log as
+    /// `ConsumerEvent.partitionEnd` (librdkafka's `enable.partition.eof`): the one sure sign
+    /// that a read got to the end where the last offsets are records no consumer receives
+    /// (transaction markers, records compaction removed). Default: off.
+    public var reportsPartitionEnds = false
 
     public init() {}
 
@@ -175,7 +180,7 @@ public struct ConsumerConfiguration: Sendable {
         result["session.timeout.ms"] = String(sessionTimeout.milliseconds)
         result["heartbeat.interval.ms"] = String(max(100, min(heartbeatInterval.milliseconds, sessionTimeout.milliseconds / 3)))
         if let groupInstanceID { result["group.instance.id"] = groupInstanceID }
-        result["enable.partition.eof"] = "false"
+        result["enable.partition.eof"] = String(reportsPartitionEnds)
         result["fetch.wait.max.ms"] = String(fetchMaxWait.milliseconds)
         result["queued.min.messages"] = String(prefetchMessages)
         result.merge(client.extraProperties) { _, extra in extra }

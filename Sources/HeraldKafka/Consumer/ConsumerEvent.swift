@@ -16,6 +16,11 @@ public enum ConsumerEvent: Sendable {
     /// The position of a partition was not available on the broker (deleted by retention,
     /// or beyond the end): messages may have been skipped. Never silent.
     case offsetOutOfRange(TopicPartition?, offset: Int64, reason: String)
+    /// The consumer reached the end of the partition's log: `offset` is the next offset it
+    /// will fetch (the log's end then), past any records it was not given (transaction
+    /// markers, records compaction removed). Only with
+    /// `ConsumerConfiguration.reportsPartitionEnds`; once each time the end is reached.
+    case partitionEnd(TopicPartition, offset: Int64)
     /// A consumer error that did not stop the consumer (e.g. an unknown topic).
     case error(KafkaError)
 }

@@ -38,7 +38,7 @@ final class ConsumerPoller: @unchecked Sendable {
             if raw.pointee.err != RD_KAFKA_RESP_ERR_NO_ERROR {
                 if !messages.isEmpty { events.append(.messages(messages)) }
                 messages = []
-                events.append(errorEvent(raw))
+                events.append(raw.pointee.err == RD_KAFKA_RESP_ERR__PARTITION_EOF ? partitionEnd(raw) : errorEvent(raw))
                 continue
             }
             if messages.isEmpty { messages.reserveCapacity(min(maxMessages, 1024)) }
@@ -158,6 +158,12 @@ final class ConsumerPoller: @unchecked Sendable {
                   let name else { return nil }
             return MessageHeader(String(cString: name), value.map { Data(bytes: $0, count: size) })
         }
+    }
+
+    /// `enable.partition.eof`'s report: the message's offset is where the consumer stands.
+    private func partitionEnd(_ raw: UnsafeMutablePointer<rd_kafka_message_t>) -> ConsumerEvent {
+        let m = raw.pointee
+        return .partitionEnd(TopicPartition(m.rkt.map(topicName) ?? "", m.partition), offset: m.offset)
     }
 
     /// Turns a consumer error into an event. With `offsetReset = .error`, a position the

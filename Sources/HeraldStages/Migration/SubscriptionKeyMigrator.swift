@@ -23,19 +23,26 @@ public struct SubscriptionKeyMigrator {
         self.logger = logger
     }
 
-    /// Reads the topic and migrates it.
+    /// Reads the topic and migrates it. The consumer must report partition ends
+    /// (`ConsumerConfiguration.reportsPartitionEnds`): a partition counts as read only at its
+    /// end, including one whose last offsets are never delivered (transaction markers,
+    /// records compaction removed). Nothing less will do: a migration planned from part of
+    /// the topic could re-key an old record over a newer one it did not read.
     /// - Parameters:
     ///   - dryRun: read and report only; send nothing.
     ///   - timeout: how long reading to the end may take.
-    ///   - quietPeriod: a partition whose last offsets never arrive (transaction markers,
-    ///     compacted tombstones) counts as read once nothing arrived for this long.
-    /// - Throws: `KafkaError`, or `PipelineError` when the end was not reached within `timeout`.
-    public func run(dryRun: Bool, timeout: Duration = .seconds(120), quietPeriod: Duration = .seconds(3)) async throws
-        -> SubscriptionKeyMigration.Report
-    {
+    /// - Throws: `KafkaError`, or `PipelineError` when the consumer does not report partition
+    ///   ends (`CONFIGURATION`) or the end was not reached within `timeout` (`KAFKA`; nothing
+    ///   is sent then).
+    public func run(dryRun: Bool, timeout: Duration = .seconds(120)) async throws -> SubscriptionKeyMigration.Report {
         var migration = SubscriptionKeyMigration()
         do {
-            try await read(into: &migration, timeout: timeout, quietPeriod: quietPeriod)
+            guard consumer.configuration.reportsPartitionEnds else {
+                throw PipelineError(
+                    code: .configuration, reason: "the migration's consumer must report partition ends (reportsPartitionEnds)",
+                    location: topic)
+            }
+            try await read(into: &migration, timeout: timeout)
         } catch {
             await consumer.close()
             throw error
@@ -52,13 +59,13 @@ public struct SubscriptionKeyMigrator {
         return result
     }
 
-    private func read(into migration: inout SubscriptionKeyMigration, timeout: Duration, quietPeriod: Duration) async throws {
+    private func read(into migration: inout SubscriptionKeyMigration, timeout: Duration) async throws {
         var catchUp = try await CatchUp.measuring(partitions.map { TopicPartition(topic, $0) }) {
             try await consumer.watermarks($0)
         }
         guard !catchUp.isComplete else { return }
         try consumer.assign(partitions.map { TopicPartitionOffset(topic, $0, .beginning) })
-        let outcome = try await catchUp.read(from: consumer, until: ContinuousClock.now + timeout, quietPeriod: quietPeriod) {
+        let outcome = try await catchUp.read(from: consumer, until: ContinuousClock.now + timeout) {
             if $0.topic == topic { migration.read($0) }
         }
         let pending = catchUp.remaining.keys.map(\.partition).sorted()
@@ -69,9 +76,6 @@ public struct SubscriptionKeyMigrator {
             throw PipelineError(
                 code: .kafka, reason: "could not read to the end within \(timeout); nothing was sent",
                 location: "\(topic) partitions \(pending)")
-        case .quiet:
-            logger.warning(
-                "nothing arrived for \(quietPeriod): partitions \(pending) of \(topic) end in records that are not delivered (transaction markers or removed tombstones)")
         }
     }
 }

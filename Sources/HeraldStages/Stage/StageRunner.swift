@@ -130,6 +130,8 @@ public final class StageRunner<Processor: StageProcessor>: Service, ReadinessRep
         case .error(let error):
             metrics.errors.increment()
             logger.warning("consumer error: \(error)")
+        case .partitionEnd:
+            break // Stage consumers do not ask for these (`reportsPartitionEnds` is off).
         }
         return true
     }

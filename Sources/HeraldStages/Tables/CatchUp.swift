@@ -10,15 +10,12 @@ public struct CatchUp: Sendable {
     /// The end offset each partition still has to reach.
     public private(set) var remaining: [TopicPartition: Int64]
 
-    /// How a bounded read (`read(from:until:quietPeriod:_:)`) ended.
+    /// How a bounded read (`read(from:until:keepingLater:_:)`) ended.
     public enum Outcome: Sendable {
         /// Every partition reached its end.
         case complete
         /// The deadline passed first.
         case timedOut
-        /// Nothing arrived for the quiet period although partitions were not at their end
-        /// (they end in records a consumer never sees: transaction markers, removed tombstones).
-        case quiet
     }
 
     /// - Parameters:
@@ -63,31 +60,47 @@ public struct CatchUp: Sendable {
         }
     }
 
+    /// Notes that the consumer reached the end of `partition`'s log at `offset`
+    /// (`ConsumerEvent.partitionEnd`): the partition is complete if that is at or past its
+    /// end, even when the last offsets before it were never delivered (transaction markers,
+    /// records compaction removed).
+    public mutating func reachedEnd(of partition: TopicPartition, at offset: Int64) {
+        if let end = remaining[partition], offset >= end {
+            remaining[partition] = nil
+        }
+    }
+
     /// Notes a consumed batch.
     public mutating func advance(past batch: [ConsumedMessage]) {
         for message in batch { advance(past: message) }
     }
 
     /// Polls `consumer` (already assigned) until every partition reached its end, handing
-    /// each message to `body` in order; stops early at `deadline`, or when nothing arrived for
-    /// `quietPeriod` after the first message.
+    /// each message to `body` in order; stops early at `deadline`. A partition whose log ends
+    /// in records no consumer receives (transaction markers, records compaction removed)
+    /// completes only through the consumer's partition-end reports
+    /// (`ConsumerConfiguration.reportsPartitionEnds`); without them its read times out.
     /// - Parameter keepingLater: also hand over messages past their partition's end (written
     ///   since the start); `false`: only what lies before the ends.
     public mutating func read(
-        from consumer: KafkaConsumer, until deadline: ContinuousClock.Instant, quietPeriod: Duration? = nil,
+        from consumer: KafkaConsumer, until deadline: ContinuousClock.Instant,
         keepingLater: Bool = true, _ body: (ConsumedMessage) throws -> Void
     ) async throws -> Outcome {
-        var lastArrival: ContinuousClock.Instant?
         while !isComplete {
             guard ContinuousClock.now < deadline else { return .timedOut }
-            for case .messages(let batch) in await consumer.poll() {
-                for message in batch {
-                    lastArrival = ContinuousClock.now
-                    if keepingLater || precedesEnd(message) { try body(message) }
-                    advance(past: message)
+            for event in await consumer.poll() {
+                switch event {
+                case .messages(let batch):
+                    for message in batch {
+                        if keepingLater || precedesEnd(message) { try body(message) }
+                        advance(past: message)
+                    }
+                case .partitionEnd(let partition, let offset):
+                    reachedEnd(of: partition, at: offset)
+                default:
+                    continue
                 }
             }
-            if let quietPeriod, let lastArrival, ContinuousClock.now - lastArrival > quietPeriod { return .quiet }
         }
         return .complete
     }

@@ -44,9 +44,9 @@ struct SubscriptionsMigrateCommand: AsyncParsableCommand {
             guard let metadata else {
                 throw CommandFailure.runtime("no topic \(topic) on \(brokers) (check --topic-prefix)")
             }
-            let consumer = try KafkaConsumer(
-                configuration: environment.consumerConfiguration(groupID: "herald-migrate-\(UUID().uuidString)", clientID: "herald-migrate"),
-                logger: logger)
+            var settings = environment.consumerConfiguration(groupID: "herald-migrate-\(UUID().uuidString)", clientID: "herald-migrate")
+            settings.reportsPartitionEnds = true
+            let consumer = try KafkaConsumer(configuration: settings, logger: logger)
             let producer = try KafkaProducer(configuration: environment.producerConfiguration(clientID: "herald-migrate"), logger: logger)
             let report: SubscriptionKeyMigration.Report
             do {
