@@ -163,7 +163,7 @@ final class ConsumerPoller: @unchecked Sendable {
     /// `enable.partition.eof`'s report: the message's offset is where the consumer stands.
     private func partitionEnd(_ raw: UnsafeMutablePointer<rd_kafka_message_t>) -> ConsumerEvent {
         let m = raw.pointee
-        return .partitionEnd(TopicPartition(m.rkt.map(topicName) ?? "", m.partition), offset: m.offset)
+        return .partitionEnd(TopicPartition(topicName(m.rkt), m.partition), offset: m.offset)
     }
 
     /// Turns a consumer error into an event. With `offsetReset = .error`, a position the
