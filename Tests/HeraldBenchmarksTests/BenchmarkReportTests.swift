@@ -52,11 +52,14 @@ struct BenchmarkReportTests {
         #expect(json["paced_probe"] as? String == "stream")
         #expect(report.table.contains("Herald / same topology: 0.50×"))
         #expect(report.table.contains("p99 100 ms"))
-        #expect(report.table.contains("fetchable over HTTP (GET …/notifications/stream)"))
+        #expect(report.table.contains("fetchable over HTTP (GET …/notifications/stream), topics of its own"))
+        #expect(json["paced_topics"] as? String == "fresh")
         var polled = report
         polled.paced?.probe = .poll
+        polled.paced?.topics = .shared
         #expect(try object(polled)["paced_probe"] as? String == "poll")
-        #expect(polled.table.contains("fetchable over HTTP (POST …/notifications/changes)"))
+        #expect(try object(polled)["paced_topics"] as? String == "shared")
+        #expect(polled.table.contains("fetchable over HTTP (POST …/notifications/changes), on the maximum-rate run's topics"))
     }
 
     @Test func kafkaReportGivesRatiosOfHeraldToRaw() throws {

@@ -28,6 +28,8 @@ public struct PipelineBenchmark: Sendable {
         public var kafkaProperties: [String: String] = [:]
         /// How the paced run's probe users read their notifications. Default: `.stream`.
         public var probe: ProbeMode = .stream
+        /// Where the paced run's messages go. Default: `.fresh`.
+        public var pacedTopics: PacedTopics = .fresh
 
         /// The defaults above.
         public init() {}
@@ -41,6 +43,15 @@ public struct PipelineBenchmark: Sendable {
         /// Fetches (`POST …/notifications/changes`) 1–20 ms apart while a probe is pending
         /// (`ProbeFetcher`): the latency includes part of that interval.
         case poll
+    }
+
+    /// The topics the paced run uses (`HeraldPipelineRun` says why it matters on the embedded
+    /// broker).
+    public enum PacedTopics: String, Sendable, CaseIterable {
+        /// Topics and a Herald runtime of its own, started after the maximum-rate run stops.
+        case fresh
+        /// The maximum-rate run's topics and runtime, after its messages (before session 15).
+        case shared
     }
 
     let settings: Settings

@@ -10,7 +10,7 @@ import Foundation
 /// `same_topology_ratio`, `one_hop_ratio` (Herald ÷ path); the maximum-rate latency
 /// `herald_p50_ms`, `herald_p99_ms`, `herald_max_ms` (produce → stored row); the paced run's
 /// `paced_rate_per_s` (asked), `paced_achieved_per_s`, `paced_seconds`, `paced_changes`,
-/// `paced_probes`, `paced_probe` (`stream` or `poll`), `paced_p50_ms`, `paced_p99_ms`, `paced_max_ms` (produce → fetchable over
+/// `paced_probes`, `paced_probe` (`stream` or `poll`), `paced_topics` (`fresh` or `shared`), `paced_p50_ms`, `paced_p99_ms`, `paced_max_ms` (produce → fetchable over
 /// HTTP), `paced_hops` (per hop of `ProbeTrace`: `mean_ms`, `p50_ms`, `p99_ms`, `max_ms`); `match_bytes`, `notification_bytes` (average sizes of Herald's messages). What
 /// was not measured is null.
 public struct PipelineReport: BenchmarkReport {
@@ -37,6 +37,8 @@ public struct PipelineReport: BenchmarkReport {
         public var hops: [Hop] = []
         /// How the probe users read their notifications (`stream` or `poll`).
         public var probe = PipelineBenchmark.ProbeMode.stream
+        /// Whether the paced run had topics of its own or followed the maximum-rate run on its topics.
+        public var topics = PipelineBenchmark.PacedTopics.fresh
     }
 
     /// One hop of the probes' way (`ProbeTrace`): its latencies' summary.
@@ -102,6 +104,7 @@ public struct PipelineReport: BenchmarkReport {
         try container.encode(paced?.changes, forKey: "paced_changes")
         try container.encode(paced?.latency.count, forKey: "paced_probes")
         try container.encode(paced?.probe.rawValue, forKey: "paced_probe")
+        try container.encode(paced?.topics.rawValue, forKey: "paced_topics")
         try container.encode(paced?.latency.p50.milliseconds, forKey: "paced_p50_ms")
         try container.encode(paced?.latency.p99.milliseconds, forKey: "paced_p99_ms")
         try container.encode(paced?.latency.max.milliseconds, forKey: "paced_max_ms")
@@ -142,8 +145,9 @@ public struct PipelineReport: BenchmarkReport {
         ]
         if let paced {
             lines.append(String(
-                format: "Paced, produce → fetchable over HTTP (%@): %.0f changes/s asked, %.0f produced, for %.1f s (%d changes);",
+                format: "Paced, produce → fetchable over HTTP (%@), %@: %.0f changes/s asked, %.0f produced, for %.1f s (%d changes);",
                 paced.probe == .stream ? "GET …/notifications/stream" : "POST …/notifications/changes",
+                paced.topics == .fresh ? "topics of its own" : "on the maximum-rate run's topics",
                 paced.rate, paced.achievedRate, paced.seconds, paced.changes))
             lines.append(String(
                 format: "%d probes: p50 %@, p99 %@, max %@", paced.latency.count, Self.ms(paced.latency.p50),

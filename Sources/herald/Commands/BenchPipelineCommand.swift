@@ -22,6 +22,8 @@ extension BenchCommand {
         var kafkaProperties: [String] = []
         @Option(help: "How the paced run's probe users read their notifications: stream (server-sent events, as each is applied) or poll (fetches 1–20 ms apart).")
         var probe: PipelineBenchmark.ProbeMode = .stream
+        @Option(help: "Topics of the paced run: fresh (its own, with a runtime of its own; the embedded broker walks a partition's whole log on every fetch) or shared (the maximum-rate run's, after its messages).")
+        var pacedTopics: PipelineBenchmark.PacedTopics = .fresh
         @OptionGroup var output: BenchOutputOptions
 
         func validate() throws {
@@ -40,7 +42,7 @@ extension BenchCommand {
                 (settings.changes, settings.subscriptions, settings.partitions) = (changes, subscriptions, partitions)
                 (settings.pacedRate, settings.pacedSeconds) = (pacedRate, pacedSeconds)
                 settings.kafkaProperties = try KafkaOptions.properties(from: kafkaProperties)
-                settings.probe = probe
+                (settings.probe, settings.pacedTopics) = (probe, pacedTopics)
                 return try await PipelineBenchmark(settings: settings, logger: Logger(label: "herald.bench")).run()
             }
         }
@@ -48,3 +50,4 @@ extension BenchCommand {
 }
 
 extension PipelineBenchmark.ProbeMode: ExpressibleByArgument {}
+extension PipelineBenchmark.PacedTopics: ExpressibleByArgument {}
