@@ -12,7 +12,7 @@ extension Delivery {
         now: Int64
     ) throws(PayloadError) -> Outcome {
         if state.appliedOffsets.contains(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
-        if state.recentNotificationIDs.contains(firing.firingID) {
+        if state.recentNotifications.contains(firing.firingID) {
             state.appliedOffsets.insert(position)
             return .skipped("firing \(firing.firingID) was already sent (the same firing delivered twice)")
         }

@@ -32,8 +32,8 @@ public struct Delivery: Sendable {
         _ match: Match, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Outcome {
         if state.appliedOffsets.contains(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
-        if state.recentNotificationIDs.contains(match.notificationID)
-            || state.recentNotificationIDs.contains(match.legacyNotificationID) {
+        if state.recentNotifications.contains(match.notificationID)
+            || state.recentNotifications.contains(RecentNotifications.fingerprint(match.legacyNotificationUUID)) {
             state.appliedOffsets.insert(position)
             return .skipped("notification \(match.notificationID) was already sent (the same change delivered twice)")
         }

@@ -2,7 +2,7 @@ import HeraldModel
 
 extension UserStreamState: WireEncodable {
     /// Writes the state as the synthesized `encode(to:)` does, keys in byte order: the compose
-    /// stage's changelog entry, written once per user per batch (up to `recentLimit` IDs).
+    /// stage's changelog entry, written once per user per batch (up to 512 fingerprints, 5.5 KB).
     public func write(to writer: inout JSONWriter) throws(ModelError) {
         writer.beginObject()
         writer.key("appliedOffsets")
@@ -13,8 +13,8 @@ extension UserStreamState: WireEncodable {
         writer.strings(firedOnce)
         writer.key("nextSequence")
         writer.integer(nextSequence)
-        writer.key("recentNotificationIDs")
-        writer.strings(recentNotificationIDs)
+        writer.key("recentNotifications")
+        writer.string(recentNotifications.base64)
         writer.key("recipient")
         writer.string(recipient)
         writer.endObject()

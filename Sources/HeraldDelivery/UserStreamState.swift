@@ -15,12 +15,9 @@ public struct UserStreamState: Sendable, Hashable, Codable {
     public var firedOnce: [String]
     /// The last offset applied from each input partition.
     public var appliedOffsets: AppliedOffsets
-    /// IDs of the latest notifications, oldest first (at most `recentLimit`): the same
-    /// change delivered twice upstream yields the same ID and is not sent again.
-    public var recentNotificationIDs: [String]
-
-    /// How many notification IDs `recentNotificationIDs` keeps.
-    public static let recentLimit = 512
+    /// The latest notifications' IDs as fingerprints (at most `RecentNotifications.limit`):
+    /// the same change delivered twice upstream yields the same ID and is not sent again.
+    public var recentNotifications: RecentNotifications
 
     public init(recipient: String) {
         self.recipient = recipient
@@ -28,24 +25,26 @@ public struct UserStreamState: Sendable, Hashable, Codable {
         self.badges = [:]
         self.firedOnce = []
         self.appliedOffsets = AppliedOffsets()
-        self.recentNotificationIDs = []
+        self.recentNotifications = RecentNotifications()
     }
 
-    /// Remembers a notification ID, forgetting the oldest beyond `recentLimit`.
+    /// Remembers a notification ID, forgetting the oldest beyond `RecentNotifications.limit`.
     public mutating func remember(_ notificationID: String) {
-        recentNotificationIDs.append(notificationID)
-        if recentNotificationIDs.count > Self.recentLimit {
-            recentNotificationIDs.removeFirst(recentNotificationIDs.count - Self.recentLimit)
-        }
+        recentNotifications.remember(notificationID)
     }
 
     /// The Kafka key: the recipient.
     public var partitionKey: String { recipient }
 
-    private enum CodingKeys: String, CodingKey { case recipient, nextSequence, badges, firedOnce, appliedOffsets, recentNotificationIDs }
+    /// `recentNotificationIDs`: the window as IDs, written before session 15 (read, never written).
+    private enum CodingKeys: String, CodingKey {
+        case recipient, nextSequence, badges, firedOnce, appliedOffsets, recentNotifications, recentNotificationIDs
+    }
 
     /// Decodes and validates: a non-empty recipient, a positive next sequence, badges and
-    /// offsets not negative.
+    /// offsets not negative, `recentNotifications` base64 of at most 512 fingerprints. A
+    /// state written before fingerprints (`recentNotificationIDs`, a list of IDs) is read
+    /// into them.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         recipient = try c.decodeNonEmptyValue(.recipient)
@@ -59,7 +58,27 @@ public struct UserStreamState: Sendable, Hashable, Codable {
         }
         firedOnce = try c.decodeIfPresent([String].self, forKey: .firedOnce) ?? []
         appliedOffsets = try c.decodeIfPresent(AppliedOffsets.self, forKey: .appliedOffsets) ?? AppliedOffsets()
-        recentNotificationIDs = try c.decodeIfPresent([String].self, forKey: .recentNotificationIDs) ?? []
+        if let base64 = try c.decodeIfPresent(String.self, forKey: .recentNotifications) {
+            guard let recent = RecentNotifications(base64: base64) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .recentNotifications, in: c,
+                    debugDescription: "must be base64 of at most \(RecentNotifications.limit) 8-byte fingerprints")
+            }
+            recentNotifications = recent
+        } else {
+            recentNotifications = RecentNotifications(ids: try c.decodeIfPresent([String].self, forKey: .recentNotificationIDs) ?? [])
+        }
+    }
+
+    /// Encodes as `write(to:)` does (keys in byte order under `WireCodec`'s sorted keys).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(recipient, forKey: .recipient)
+        try c.encode(nextSequence, forKey: .nextSequence)
+        try c.encode(badges, forKey: .badges)
+        try c.encode(firedOnce, forKey: .firedOnce)
+        try c.encode(appliedOffsets, forKey: .appliedOffsets)
+        try c.encode(recentNotifications.base64, forKey: .recentNotifications)
     }
 }
 

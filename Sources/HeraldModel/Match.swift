@@ -45,8 +45,11 @@ public struct Match: Sendable, Hashable, Codable {
     /// The ID this match had before subscription IDs were per user (UUIDv5 of
     /// `"\(changeID)/\(subscriptionID)"`): still accepted on decode, and checked by the compose
     /// stage so that a change matched again across the upgrade is not delivered twice.
-    public var legacyNotificationID: String {
-        UUID(version5: "\(change.changeID)/\(subscription.subscriptionID)", namespace: .heraldNamespace).lowercasedString
+    public var legacyNotificationID: String { legacyNotificationUUID.lowercasedString }
+
+    /// `legacyNotificationID` as a UUID.
+    public var legacyNotificationUUID: UUID {
+        UUID(version5: "\(change.changeID)/\(subscription.subscriptionID)", namespace: .heraldNamespace)
     }
 
     private enum CodingKeys: String, CodingKey {
