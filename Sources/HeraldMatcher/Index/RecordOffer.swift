@@ -11,8 +11,8 @@ struct RecordOffer {
 
     /// Appends the candidates of a record's fields to `result` (unsorted, maybe repeated).
     func collect(_ fields: [String: FieldValue], postings: PostingTable, into result: inout [Int32]) {
-        var hashes: [UInt64] = []
-        hashes.reserveCapacity(64)
+        var hashes = PostingHashes(capacity: 64)
+        defer { hashes.deallocate() }
         let hasher = hasher
         lookups.lookups.withUnsafeBufferPointer { all in
             lookups.lengths.withUnsafeBufferPointer { lengths in
@@ -48,7 +48,7 @@ struct RecordOffer {
                 }
             }
         }
-        postings.append(hashes, to: &result)
+        postings.append(hashes.buffer, to: &result)
     }
 }
 
@@ -66,7 +66,7 @@ private struct FieldOffer {
     /// fetching the bytes and checking them again was a fifth of offering a record). Other
     /// text takes the general path.
     func offer(
-        _ text: String, _ field: RecordLookups.Field?, every: Int32?, into hashes: inout [UInt64], _ result: inout [Int32]
+        _ text: String, _ field: RecordLookups.Field?, every: Int32?, into hashes: inout PostingHashes, _ result: inout [Int32]
     ) {
         var bytes = text
         let offered = bytes.withUTF8 { bytes -> Bool in
@@ -107,7 +107,7 @@ private struct FieldOffer {
     }
 
     /// The hashes one field's value offers to its lookups, and its range stabs.
-    func offer(_ value: FieldValue, _ field: RecordLookups.Field, into hashes: inout [UInt64], _ result: inout [Int32]) {
+    func offer(_ value: FieldValue, _ field: RecordLookups.Field, into hashes: inout PostingHashes, _ result: inout [Int32]) {
         if field.rangeIndex >= 0 { stab(value, ranges[field.rangeIndex], into: &result) }
         guard !field.lookups.isEmpty else { return }
         // The value when it is one `SimpleText` string: its affixes and runs are hashed from
