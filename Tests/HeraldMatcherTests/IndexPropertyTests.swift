@@ -46,7 +46,7 @@ struct IndexPropertyTests {
         var fields: [String: FieldValue] = [
             "title": .string(["Groceries", "Work", "work", "Wörk", "we\u{301}b", "Grocery list", "🐦 bird", "x"].randomElement(using: &random)!),
             "owner": .reference(RecordReference(recordName: ["_u1", "_u2"].randomElement(using: &random)!)),
-            "body": .string(["the quick brown fox", "Café au lait", "cafe\u{301} noir", "urgent: call back", ""].randomElement(using: &random)!),
+            "body": .string(["the quick brown fox", "Café au lait", "cafe\u{301} noir", "urgent: call back", "", "Urgent\r\nCall back"].randomElement(using: &random)!),
             "place": .location(Location(
                 latitude: [48.8566, 48.86, 48.9, 40.7128, -33.86, 0].randomElement(using: &random)!,
                 longitude: [2.3522, 2.35, 2.5, -74.006, 151.2, 179.99, -179.99].randomElement(using: &random)!)),
@@ -100,6 +100,8 @@ struct IndexPropertyTests {
             // Needles of six characters and more, filed under a run of six (`Grams`).
             "body CONTAINS 'quick brown'", "body CONTAINS[cd] 'CAFE AU'", "title LIKE '*rocery l*'", "body CONTAINS 'e\u{301} noi'",
             "title CONTAINS[c] 'ROCERY'", "body CONTAINS 'k brown fox'", "body CONTAINS[c] 'URGENT: CALL'",
+            // ASCII text that is not `SimpleText` (CR LF is one character) takes the general walk.
+            "body BEGINSWITH[c] 'URGENT\r\nC'", "body ENDSWITH 'Call back'", "body CONTAINS[c] 'NT\r\nCAL'", "self CONTAINS 'urgent'",
         ]
         var index = SubscriptionIndex(rules: SubscriptionRules(), hashBits: hashBits)
         var live: [String: Subscription] = [:]

@@ -42,10 +42,13 @@ enum SimpleText {
         // Over the contiguous bytes (native strings): iterating `utf8` byte by byte was a
         // twentieth of matching a change.
         var text = text
-        return text.withUTF8 { bytes in
-            for byte in bytes where byte >= 0x80 || byte == 0x0D { return false }
-            return true
-        }
+        return text.withUTF8(isSimple(bytes:))
+    }
+
+    /// Whether UTF-8 bytes are a simple text's.
+    static func isSimple(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 || byte == 0x0D { return false }
+        return true
     }
 
     /// The first `length` characters, `nil` when the text is shorter.

@@ -78,7 +78,7 @@ enum IndexPlanner {
             // Membership on a list field; a substring on a STRING field.
             guard let key = IndexKey(value, folding: options) else { return nil }
             guard case .string(let needle) = key else { return IndexPlan(entries: [valueEntry(field, options, key)]) }
-            guard let gram = Grams.selective(of: needle) else { return nil }
+            guard !hasCarriageReturn(needle), let gram = Grams.selective(of: needle) else { return nil }
             return IndexPlan(entries: [valueEntry(field, options, key), gramEntry(field, options, gram)])
         case .range(_, let lower, let upper):
             guard let low = bound(lower, default: -.infinity), let high = bound(upper, default: .infinity) else { return nil }
@@ -104,6 +104,14 @@ enum IndexPlanner {
         posting(.gram, field, options, .string(gram), length: gram.count)
     }
 
+    /// Whether a needle holds a CR. The index cuts prefixes, suffixes and runs by characters,
+    /// where CR LF is one; the evaluator compares `[c]` prefixes, substrings and LIKE patterns
+    /// by their bytes, so `BEGINSWITH[c] 'a\r'` holds for "a\r\nb" while the record's first two
+    /// characters are "a\r\n". Such needles are left residual (evaluated for every record).
+    private static func hasCarriageReturn(_ text: String) -> Bool {
+        text.unicodeScalars.contains("\r")
+    }
+
     private static func bound(_ bound: IndexableConstraint.Bound?, default value: Double) -> Double? {
         guard let bound else { return value }
         let number: Double? = switch bound.value {
@@ -119,7 +127,7 @@ enum IndexPlanner {
     /// A BEGINSWITH / ENDSWITH test filed by its folded affix; an empty affix is always true.
     private static func affix(_ kind: Probe.Kind, _ field: String, _ options: Comparison.Options, _ text: String) -> IndexPlan? {
         let folded = options.fold(text)
-        guard !folded.isEmpty else { return nil }
+        guard !folded.isEmpty, !hasCarriageReturn(folded) else { return nil }
         return IndexPlan(entries: [posting(kind, field, options, .string(folded), length: folded.count)])
     }
 
@@ -128,6 +136,7 @@ enum IndexPlanner {
     private static func like(_ field: String, _ options: Comparison.Options, _ pattern: String) -> IndexPlan? {
         guard !pattern.contains("\\") else { return nil }
         let folded = options.fold(pattern)
+        if hasCarriageReturn(folded) { return nil }
         let runs = folded.split(omittingEmptySubsequences: false) { $0 == "*" || $0 == "?" }.map(String.init)
         if runs.count == 1 { return IndexPlan(entries: [valueEntry(field, options, .string(folded))]) }
         if let first = runs.first, !first.isEmpty {

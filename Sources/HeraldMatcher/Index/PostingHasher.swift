@@ -61,8 +61,13 @@ struct PostingHasher: Sendable {
         var utf8 = text
         return utf8.withUTF8 { bytes in
             guard Self.isASCII(bytes) else { return nil }
-            return finish(PostingWords.state(start(number), bytes, count: bytes.count, lowercasing: lowercasing))
+            return hash(number, asciiBytes: bytes, lowercasing: lowercasing)
         }
+    }
+
+    /// `hash(_:ascii:lowercasing:)` of bytes known to be ASCII.
+    func hash(_ number: Int32, asciiBytes bytes: UnsafeBufferPointer<UInt8>, lowercasing: Bool) -> UInt64 {
+        finish(PostingWords.state(start(number), bytes, count: bytes.count, lowercasing: lowercasing))
     }
 
     /// The hash of one string key of probe `number`.
@@ -120,21 +125,27 @@ struct PostingHasher: Sendable {
     ) {
         guard !lengths.isEmpty else { return }
         var utf8 = text
-        utf8.withUTF8 { bytes in
-            // Whole words are shared by every longer length: absorbed once, in order.
-            var state = start(number)
-            var absorbed = 0
-            for length in lengths {
-                guard length <= bytes.count else { break }
-                let whole = max(0, length - 1) / 8
-                while absorbed < whole {
-                    state = PostingWords.absorb(
-                        state, PostingWords.piece(bytes, 8 * absorbed, 8, reversed: reversed, lowercasing: lowercasing))
-                    absorbed += 1
-                }
-                let last = PostingWords.piece(bytes, 8 * whole, length - 8 * whole, reversed: reversed, lowercasing: lowercasing)
-                body(finish(PostingWords.close(state, last, length: length)))
+        utf8.withUTF8 { forEachAffix(number, ofSimpleBytes: $0, lengths: lengths, reversed: reversed, lowercasing: lowercasing, body) }
+    }
+
+    /// `forEachAffix(_:ofSimple:lengths:reversed:lowercasing:_:)` of a `SimpleText`'s bytes.
+    func forEachAffix(
+        _ number: Int32, ofSimpleBytes bytes: UnsafeBufferPointer<UInt8>, lengths: UnsafeBufferPointer<Int>, reversed: Bool,
+        lowercasing: Bool, _ body: (UInt64) -> Void
+    ) {
+        // Whole words are shared by every longer length: absorbed once, in order.
+        var state = start(number)
+        var absorbed = 0
+        for length in lengths {
+            guard length <= bytes.count else { break }
+            let whole = max(0, length - 1) / 8
+            while absorbed < whole {
+                state = PostingWords.absorb(
+                    state, PostingWords.piece(bytes, 8 * absorbed, 8, reversed: reversed, lowercasing: lowercasing))
+                absorbed += 1
             }
+            let last = PostingWords.piece(bytes, 8 * whole, length - 8 * whole, reversed: reversed, lowercasing: lowercasing)
+            body(finish(PostingWords.close(state, last, length: length)))
         }
     }
 
@@ -159,16 +170,21 @@ struct PostingHasher: Sendable {
     func forEachGram(
         _ number: Int32, ofSimple text: String, lengths: UnsafeBufferPointer<Int>, lowercasing: Bool, _ body: (UInt64) -> Void
     ) {
-        guard let shortest = lengths.first else { return }
         var utf8 = text
-        utf8.withUTF8 { bytes in
-            guard bytes.count >= shortest else { return }
-            let origin = start(number)
-            for first in 0...(bytes.count - shortest) {
-                for length in lengths {
-                    guard first + length <= bytes.count else { break }
-                    body(finish(PostingWords.state(origin, bytes, from: first, count: length, lowercasing: lowercasing)))
-                }
+        utf8.withUTF8 { forEachGram(number, ofSimpleBytes: $0, lengths: lengths, lowercasing: lowercasing, body) }
+    }
+
+    /// `forEachGram(_:ofSimple:lengths:lowercasing:_:)` of a `SimpleText`'s bytes.
+    func forEachGram(
+        _ number: Int32, ofSimpleBytes bytes: UnsafeBufferPointer<UInt8>, lengths: UnsafeBufferPointer<Int>, lowercasing: Bool,
+        _ body: (UInt64) -> Void
+    ) {
+        guard let shortest = lengths.first, bytes.count >= shortest else { return }
+        let origin = start(number)
+        for first in 0...(bytes.count - shortest) {
+            for length in lengths {
+                guard first + length <= bytes.count else { break }
+                body(finish(PostingWords.state(origin, bytes, from: first, count: length, lowercasing: lowercasing)))
             }
         }
     }
@@ -184,20 +200,35 @@ struct PostingHasher: Sendable {
         var utf8 = text
         return utf8.withUTF8 { bytes in
             guard Self.isASCII(bytes) else { return false }
-            let origin = start(number)
-            var first = -1
-            for (offset, byte) in bytes.enumerated() {
-                let lower = byte | 0x20
-                if (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x7a) {
-                    if first < 0 { first = offset }
-                } else if first >= 0 {
-                    body(finish(PostingWords.state(origin, bytes, from: first, count: offset - first, lowercasing: true)))
-                    first = -1
-                }
-            }
-            if first >= 0 { body(finish(PostingWords.state(origin, bytes, from: first, count: bytes.count - first, lowercasing: true))) }
+            forEachToken(number, ofASCII: bytes, body)
             return true
         }
+    }
+
+    /// `forEachASCIIToken` of bytes known to be ASCII.
+    func forEachToken(_ number: Int32, ofASCII bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt64) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        let origin = start(number)
+        let count = bytes.count
+        var offset = 0
+        // Separators, then a token, by the byte's class alone (a bit of two constant words)
+        // instead of `enumerated()` and three range tests per byte.
+        while offset < count {
+            while offset < count, !Self.isTokenByte(base[offset]) { offset += 1 }
+            let first = offset
+            while offset < count, Self.isTokenByte(base[offset]) { offset += 1 }
+            guard offset > first else { break }
+            body(finish(PostingWords.state(origin, bytes, from: first, count: offset - first, lowercasing: true)))
+        }
+    }
+
+    /// Whether an ASCII byte is a letter or a digit (`TokenSearch`'s token characters): bits
+    /// 48–57 of the low word are the digits, bits 1–26 and 33–58 of the high word the
+    /// capitals and the small letters.
+    @inline(__always)
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        let classes: UInt64 = byte < 64 ? 0x03ff_0000_0000_0000 : 0x07ff_fffe_07ff_fffe
+        return (classes >> UInt64(byte & 63)) & 1 != 0
     }
 
     /// The string's UTF-8 bytes in Unicode normalization form C (ASCII as is).

@@ -111,6 +111,11 @@ struct PostingTable: Sendable {
     /// the word whenever the branch went the unusual way — at a hit, i.e. for every
     /// candidate, its filter's miss and then its bucket's, one after the other.
     func append(_ hashes: [UInt64], to result: inout [Int32]) {
+        hashes.withUnsafeBufferPointer { append($0, to: &result) }
+    }
+
+    /// `append(_:to:)` of hashes in a buffer (`PostingHashes`).
+    func append(_ hashes: UnsafeBufferPointer<UInt64>, to result: inout [Int32]) {
         guard !hashes.isEmpty else { return }
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: hashes.count) { passed in
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: hashes.count) { homes in

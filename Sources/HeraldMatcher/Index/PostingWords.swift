@@ -52,9 +52,20 @@ enum PostingWords {
             let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
             return low(last >> UInt64(8 * (start + 8 - bytes.count)), count)
         }
-        var word: UInt64 = 0
-        for offset in 0..<count { word |= UInt64(base[start + offset]) << UInt64(8 * offset) }
-        return word
+        // A buffer under eight bytes (a small string's): two overlapping loads of four (or
+        // two) bytes inside the piece, instead of a step per byte.
+        let raw = UnsafeRawPointer(base)
+        if count >= 4 {
+            let first = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+            let last = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + count - 4, as: UInt32.self)))
+            return first | last << UInt64(8 * (count - 4))
+        }
+        if count >= 2 {
+            let first = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt16.self)))
+            let last = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: start + count - 2, as: UInt16.self)))
+            return first | last << UInt64(8 * (count - 2))
+        }
+        return UInt64(base[start])
     }
 
     /// The `count` (0...8) bytes of `bytes` before `end`, last byte first, as a word.

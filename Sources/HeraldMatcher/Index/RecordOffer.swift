@@ -11,8 +11,8 @@ struct RecordOffer {
 
     /// Appends the candidates of a record's fields to `result` (unsorted, maybe repeated).
     func collect(_ fields: [String: FieldValue], postings: PostingTable, into result: inout [Int32]) {
-        var hashes: [UInt64] = []
-        hashes.reserveCapacity(64)
+        var hashes = PostingHashes(capacity: 64)
+        defer { hashes.deallocate() }
         let hasher = hasher
         lookups.lookups.withUnsafeBufferPointer { all in
             lookups.lengths.withUnsafeBufferPointer { lengths in
@@ -23,23 +23,32 @@ struct RecordOffer {
                         // Walk the record once (an all-fields token search reads every field),
                         // finding each name among the bucket's (`FieldNameTable`: no SipHash).
                         for (name, value) in fields {
-                            if let every {
-                                RecordKeys.forEachTokenHash(of: value, number: every, hasher: hasher) { hashes.append($0) }
+                            let field = lookups.fields.value(of: name)
+                            switch value {
+                            case .string(let text):
+                                if every != nil || field != nil { offer.offer(text, field, every: every, into: &hashes, &result) }
+                            default:
+                                if let every {
+                                    RecordKeys.forEachTokenHash(of: value, number: every, hasher: hasher) { hashes.append($0) }
+                                }
+                                if let field { offer.offer(value, field, into: &hashes, &result) }
                             }
-                            guard let field = lookups.fields.value(of: name) else { continue }
-                            offer.offer(value, field, into: &hashes, &result)
                         }
                     } else {
                         // A record with many more fields than the bucket asks about.
                         for (name, field) in lookups.fields.entries {
                             guard let value = fields[name] else { continue }
-                            offer.offer(value, field, into: &hashes, &result)
+                            if case .string(let text) = value {
+                                offer.offer(text, field, every: nil, into: &hashes, &result)
+                            } else {
+                                offer.offer(value, field, into: &hashes, &result)
+                            }
                         }
                     }
                 }
             }
         }
-        postings.append(hashes, to: &result)
+        postings.append(hashes.buffer, to: &result)
     }
 }
 
@@ -51,8 +60,54 @@ private struct FieldOffer {
     let lengths: UnsafeBufferPointer<Int>
     let ranges: UnsafeBufferPointer<RangeIndex>
 
+    /// The hashes a STRING field's value offers to its lookups (if `field`) and to an
+    /// all-fields token search (probe `every`). A `SimpleText` (most strings) is read from one
+    /// access to its bytes, checked once: every lookup walks the same bytes (each walk
+    /// fetching the bytes and checking them again was a fifth of offering a record). Other
+    /// text takes the general path.
+    func offer(
+        _ text: String, _ field: RecordLookups.Field?, every: Int32?, into hashes: inout PostingHashes, _ result: inout [Int32]
+    ) {
+        var bytes = text
+        let offered = bytes.withUTF8 { bytes -> Bool in
+            guard SimpleText.isSimple(bytes: bytes) else { return false }
+            if let every { hasher.forEachToken(every, ofASCII: bytes) { hashes.append($0) } }
+            // A string stabs no range and has no cells.
+            guard let field else { return true }
+            for position in field.lookups {
+                let lookup = lookups[position]
+                let number = lookup.number
+                let lowercasing = lookup.options.contains(.caseInsensitive)
+                switch lookup.kind {
+                case .prefix, .suffix:
+                    hasher.forEachAffix(
+                        number, ofSimpleBytes: bytes, lengths: UnsafeBufferPointer(rebasing: lengths[lookup.lengths]),
+                        reversed: lookup.kind == .suffix, lowercasing: lowercasing
+                    ) { hashes.append($0) }
+                case .gram:
+                    hasher.forEachGram(
+                        number, ofSimpleBytes: bytes, lengths: UnsafeBufferPointer(rebasing: lengths[lookup.lengths]),
+                        lowercasing: lowercasing
+                    ) { hashes.append($0) }
+                case .token:
+                    hasher.forEachToken(number, ofASCII: bytes) { hashes.append($0) }
+                case .value:
+                    // ASCII folds to itself, lower-cased under `[c]` (`Comparison.Options.fold`).
+                    hashes.append(hasher.hash(number, asciiBytes: bytes, lowercasing: lowercasing))
+                case .cell:
+                    break
+                }
+            }
+            return true
+        }
+        guard !offered else { return }
+        let value = FieldValue.string(text)
+        if let every { RecordKeys.forEachTokenHash(of: value, number: every, hasher: hasher) { hashes.append($0) } }
+        if let field { offer(value, field, into: &hashes, &result) }
+    }
+
     /// The hashes one field's value offers to its lookups, and its range stabs.
-    func offer(_ value: FieldValue, _ field: RecordLookups.Field, into hashes: inout [UInt64], _ result: inout [Int32]) {
+    func offer(_ value: FieldValue, _ field: RecordLookups.Field, into hashes: inout PostingHashes, _ result: inout [Int32]) {
         if field.rangeIndex >= 0 { stab(value, ranges[field.rangeIndex], into: &result) }
         guard !field.lookups.isEmpty else { return }
         // The value when it is one `SimpleText` string: its affixes and runs are hashed from
