@@ -59,4 +59,16 @@ struct ReadConnectionsTests {
         #expect(error?.reason.contains("closed") == true)
         try store.close()
     }
+
+    @Test("the writer keeps 64 MB of pages; a pool's read connections keep SQLite's default")
+    func writerCache() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try NotificationStore(path: directory.databasePath, tokenSigner: F.signer())
+        let writer = try await store.database.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        #expect(writer == -NotificationStore.writerCacheKilobytes)
+        let reader = try await store.database.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") }
+        #expect(reader == -2000)
+        try store.close()
+    }
 }
