@@ -10,8 +10,8 @@ import HeraldModel
 /// ~20 KB per entry (for a notification of ~1 KB) and ~1,000 string comparisons per match;
 /// 512 fingerprints are 5.5 KB of base64 and a scan of 4 KB. A fingerprint is 64 bits of the
 /// ID's UUID (the two halves XORed, which keeps all 122 of its hashed bits in play; any
-/// other text is first made a name-based UUID), so two different IDs in one window are taken for one
-/// with a chance of about 512 · 2⁻⁶⁴ per notification.
+/// other text is first made a name-based UUID), so two different IDs in one window are
+/// taken for one with a chance of about 512 · 2⁻⁶⁴ per notification.
 public struct RecentNotifications: Sendable, Hashable {
     /// How many notifications the window keeps.
     public static let limit = 512

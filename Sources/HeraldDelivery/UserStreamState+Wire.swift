@@ -1,7 +1,7 @@
 import HeraldModel
 
 extension UserStreamState: WireEncodable {
-    /// Writes the state as the synthesized `encode(to:)` does, keys in byte order: the compose
+    /// Writes the state as `encode(to:)` does, keys in byte order: the compose
     /// stage's changelog entry, written once per user per batch (up to 512 fingerprints, 5.5 KB).
     public func write(to writer: inout JSONWriter) throws(ModelError) {
         writer.beginObject()
