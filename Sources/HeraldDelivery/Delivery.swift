@@ -32,7 +32,8 @@ public struct Delivery: Sendable {
         _ match: Match, at position: InputPosition, state: inout UserStreamState, profile: UserProfile?, now: Int64
     ) throws(PayloadError) -> Outcome {
         if state.appliedOffsets.contains(position) { return .skipped("already applied at \(position.source)@\(position.offset)") }
-        if state.recentNotifications.contains(match.notificationID)
+        let fingerprint = RecentNotifications.fingerprint(match.notificationID)
+        if state.recentNotifications.contains(fingerprint)
             || state.recentNotifications.contains(RecentNotifications.fingerprint(match.legacyNotificationUUID)) {
             state.appliedOffsets.insert(position)
             return .skipped("notification \(match.notificationID) was already sent (the same change delivered twice)")
@@ -54,7 +55,7 @@ public struct Delivery: Sendable {
             state.firedOnce.append(subscription.partitionKey)
             state.firedOnce.sort()
         }
-        state.remember(match.notificationID)
+        state.recentNotifications.remember(fingerprint: fingerprint)
         state.appliedOffsets.insert(position)
         return .notification(composed)
     }

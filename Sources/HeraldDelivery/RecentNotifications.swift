@@ -28,8 +28,11 @@ public struct RecentNotifications: Sendable, Hashable {
     public func contains(_ notificationID: String) -> Bool { contains(Self.fingerprint(notificationID)) }
 
     /// Adds a notification ID, forgetting the oldest beyond `limit`.
-    public mutating func remember(_ notificationID: String) {
-        fingerprints.append(Self.fingerprint(notificationID))
+    public mutating func remember(_ notificationID: String) { remember(fingerprint: Self.fingerprint(notificationID)) }
+
+    /// Adds a notification by its fingerprint, forgetting the oldest beyond `limit`.
+    public mutating func remember(fingerprint: UInt64) {
+        fingerprints.append(fingerprint)
         if fingerprints.count > Self.limit { fingerprints.removeFirst(fingerprints.count - Self.limit) }
     }
 
