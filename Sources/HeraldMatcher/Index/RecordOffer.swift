@@ -110,32 +110,14 @@ private struct FieldOffer {
     func offer(_ value: FieldValue, _ field: RecordLookups.Field, into hashes: inout PostingHashes, _ result: inout [Int32]) {
         if field.rangeIndex >= 0 { stab(value, ranges[field.rangeIndex], into: &result) }
         guard !field.lookups.isEmpty else { return }
-        // The value when it is one `SimpleText` string: its affixes and runs are hashed from
-        // its bytes, folded on the way (ASCII folds to itself, lower-cased under `[c]`:
-        // `Comparison.Options.fold`), without making folded strings. Decided at the first
-        // affix or run lookup.
-        var simple: String??
+        // A `SimpleText` string never comes here (`offer(_:_:every:into:_:)` walks its bytes).
         var folded: [String] = []
         for position in field.lookups {
             let lookup = lookups[position]
             let number = lookup.number
-            let lowercasing = lookup.options.contains(.caseInsensitive)
             switch lookup.kind {
             case .prefix, .suffix, .gram:
-                if simple == nil {
-                    if case .string(let text) = value, SimpleText.isSimple(text) { simple = .some(text) } else { simple = .some(nil) }
-                }
                 let walked = UnsafeBufferPointer(rebasing: lengths[lookup.lengths])
-                if case let text?? = simple {
-                    if lookup.kind == .gram {
-                        hasher.forEachGram(number, ofSimple: text, lengths: walked, lowercasing: lowercasing) { hashes.append($0) }
-                    } else {
-                        hasher.forEachAffix(
-                            number, ofSimple: text, lengths: walked, reversed: lookup.kind == .suffix, lowercasing: lowercasing
-                        ) { hashes.append($0) }
-                    }
-                    continue
-                }
                 if lookup.folds {
                     folded.removeAll(keepingCapacity: true)
                     IndexKey.forEachString(of: value, folding: lookup.options) { folded.append($0) }
@@ -152,7 +134,8 @@ private struct FieldOffer {
                 RecordKeys.forEachTokenHash(of: value, number: number, hasher: hasher) { hashes.append($0) }
             case .value:
                 // An ASCII string hashes as its folded form without making it.
-                if case .string(let text) = value, let hash = hasher.hash(number, ascii: text, lowercasing: lowercasing) {
+                if case .string(let text) = value,
+                    let hash = hasher.hash(number, ascii: text, lowercasing: lookup.options.contains(.caseInsensitive)) {
                     hashes.append(hash)
                     continue
                 }
