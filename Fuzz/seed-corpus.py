@@ -155,7 +155,7 @@ def collect(value):
 # Compact matches (Sources/HeraldModel/Compact), without their first byte (FuzzCompactMatch
 # puts it back): the layout of Match.compactEncoded, written here rather than by Swift so the
 # seeds need no build.
-def compact_match(recipient, kind, reason, subscription, change, fields, info):
+def compact_match(recipient, kind, reason, subscription, change, fields, info, revision=None):
     def varint(n):
         out = bytearray()
         while n >= 0x80:
@@ -181,6 +181,7 @@ def compact_match(recipient, kind, reason, subscription, change, fields, info):
     out += optional(None) + optional(alert_key) + strings(alert_args) + optional(None) + optional(None) + strings([])
     out += optional(None) + optional(None) + strings([]) + optional(None) + optional(None) + optional("default")
     out += b"\1\0\0" + strings(desired) + optional(None) + optional(collapse)
+    out += b"\0" if revision is None else b"\1" + int64(revision)  # the subscription's revision (form 4)
     change_id, record_type, record_name, timestamp = change
     out += text(change_id) + text(container) + text(database) + text("_defaultZone") + text(owner)
     out += text(record_type) + text(record_name) + text("update") + varint(len(fields))
@@ -198,7 +199,7 @@ add("compact-match", compact_match(
     ("c1", "Note", "n-1", 1795300000000),
     [("title", (1, b"\x09Groceries")), ("priority", (2, struct.pack("<q", 5))), ("ratio", (3, struct.pack("<d", 0.5))),
      ("tags", (0, bytes([len(TAGS)]) + TAGS))],
-    ("NOTE_CHANGED", ["title"], ["priority", "ratio", "tags"], None)))
+    ("NOTE_CHANGED", ["title"], ["priority", "ratio", "tags"], None), revision=1795300000000123))
 add("compact-match", compact_match(
     "_u9", "recordZone", None, ("zone-sub", "zone", "iCloud.com.example.notes", "private", "_u9", ("Shared", "_u9")),
     ("c2", "Item", "i-7", 0), [("when", (4, struct.pack("<q", 1795300000000)))], (None, [], ["when"], "when")))

@@ -27,6 +27,8 @@ public struct HeraldAPI: Sendable {
     let authenticator: APIAuthenticator
     let limits: APILimits
     let clock: APIClock
+    /// The revisions of saved subscriptions.
+    let revisions: SubscriptionRevisions
     /// Push devices; `nil`: the `devices` routes are not served.
     let devices: (any DeviceRegistry)?
 
@@ -45,7 +47,7 @@ public struct HeraldAPI: Sendable {
     ///   - devices: where push devices are registered, listed and removed; `nil`: no
     ///     `devices` routes.
     ///   - now: the clock for `readAt`, `requestedAt`, a schedule's `createdAt` and the 64
-    ///     limit, and a location's default `timestamp`.
+    ///     limit, a location's default `timestamp`, and a saved subscription's `revision`.
     public init(
         store: NotificationStore, badges: any BadgeReading, publisher: any HeraldPublisher,
         directory: any SubscriptionDirectory, schedules: any ScheduleDirectory, notifier: StreamNotifier,
@@ -62,6 +64,7 @@ public struct HeraldAPI: Sendable {
         self.authenticator = authenticator
         self.limits = limits
         self.clock = APIClock(now: now)
+        self.revisions = SubscriptionRevisions(clock: clock)
     }
 
     /// The answer header that carries the request ID (also the error body's `uuid`).
@@ -80,7 +83,8 @@ public struct HeraldAPI: Sendable {
             ("notifications", NotificationRoutes(store: store, publisher: publisher, bodies: bodies, clock: clock).collection),
             ("notifications", streams.collection),
             ("badge", BadgeRoutes(badges: badges, publisher: publisher, bodies: bodies, clock: clock).collection),
-            ("{database}/subscriptions", SubscriptionRoutes(directory: directory, publisher: publisher, bodies: bodies).collection),
+            ("{database}/subscriptions", SubscriptionRoutes(
+                directory: directory, publisher: publisher, bodies: bodies, revisions: revisions).collection),
             ("schedules", ScheduleRoutes(schedules: schedules, publisher: publisher, bodies: bodies, clock: clock).collection),
             ("locations", LocationRoutes(publisher: publisher, bodies: bodies, clock: clock).collection),
         ]

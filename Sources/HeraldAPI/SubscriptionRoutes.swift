@@ -8,6 +8,7 @@ struct SubscriptionRoutes: Sendable {
     let directory: any SubscriptionDirectory
     let publisher: any HeraldPublisher
     let bodies: JSONBodies
+    let revisions: SubscriptionRevisions
 
     /// `GET` at the collection's path, `GET`, `PUT` and `DELETE` at `{subscriptionID}` under it.
     var collection: RouteCollection<HeraldRequestContext> {
@@ -55,6 +56,8 @@ struct SubscriptionRoutes: Sendable {
     /// - Malformed JSON or a value of the wrong JSON type: `BAD_REQUEST`; well-typed but not a
     ///   valid subscription (missing query, type not allowed in the database, unknown
     ///   event…): `INVALID_SUBSCRIPTION`; the reason leads with the JSON path.
+    /// - `revision` is the server's: any value in the body is replaced by a new one
+    ///   (`SubscriptionRevisions`), so a fires-once subscription saved again fires again.
     /// - The ID is the caller's own (docs/cloudkit-behaviour.md §1): another user's subscription of the same ID
     ///   is neither replaced nor an obstacle.
     /// - An ID that is empty, over `Subscription.maxIDBytes` bytes of UTF-8 or holds a control
@@ -71,7 +74,8 @@ struct SubscriptionRoutes: Sendable {
             ("subscriptionID", id, "the path"), ("container", caller.container, "the path"),
             ("database", database.rawValue, "the path"), ("ownerRecordName", caller.user, "the bearer token"),
         ])
-        let subscription = try Self.decodeSubscription(.object(members))
+        var subscription = try Self.decodeSubscription(.object(members))
+        subscription.revision = revisions.next()
         try directory.validate(subscription)
         try await PublishFailure.publishing("subscription") { try await publisher.publish(subscription: subscription) }
         return try JSONBodies.response(.ok, subscription)

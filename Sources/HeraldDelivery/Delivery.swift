@@ -39,8 +39,7 @@ public struct Delivery: Sendable {
             return .skipped("notification \(match.notificationID) was already sent (the same change delivered twice)")
         }
         let subscription = match.subscription
-        if subscription.firesOnce,
-            state.firedOnce.contains(subscription.partitionKey) || state.firedOnce.contains(subscription.legacyPartitionKey) {
+        if subscription.firesOnce, state.hasFired(subscription) {
             state.appliedOffsets.insert(position)
             return .skipped("fires-once subscription \(subscription.subscriptionID) already fired")
         }
@@ -51,10 +50,7 @@ public struct Delivery: Sendable {
             catalog: catalog)
         state.nextSequence += 1
         if let badge { state.badges[container] = badge }
-        if subscription.firesOnce {
-            state.firedOnce.append(subscription.partitionKey)
-            state.firedOnce.sort()
-        }
+        if subscription.firesOnce { state.recordFired(subscription) }
         state.recentNotifications.remember(fingerprint: fingerprint)
         state.appliedOffsets.insert(position)
         return .notification(composed)

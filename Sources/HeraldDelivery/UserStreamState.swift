@@ -11,7 +11,8 @@ public struct UserStreamState: Sendable, Hashable, Codable {
     public var nextSequence: Int64
     /// The running badge count per container.
     public var badges: [String: Int]
-    /// Keys of fires-once subscriptions that already fired for this user, sorted.
+    /// The fires-once subscriptions that already fired for this user, by key and revision
+    /// (`firedOnceEntry`), in the order they fired (at most `firedOnceLimit`).
     public var firedOnce: [String]
     /// The last offset applied from each input partition.
     public var appliedOffsets: AppliedOffsets

@@ -35,6 +35,7 @@ public final class IndexedSubscription: Sendable {
         var container: String
         var ownerRecordName: String
         var query: SubscriptionQuery?
+        var revision: Int64?
         var subscriptionType: Subscription.SubscriptionType
         var database: DatabaseScope
         var firesOnce: Bool
@@ -83,7 +84,7 @@ public final class IndexedSubscription: Sendable {
         self.key = key ?? subscription.partitionKey
         fields = Fields(
             subscriptionID: subscription.subscriptionID, container: subscription.container,
-            ownerRecordName: subscription.ownerRecordName, query: subscription.query,
+            ownerRecordName: subscription.ownerRecordName, query: subscription.query, revision: subscription.revision,
             subscriptionType: subscription.subscriptionType, database: subscription.database, firesOnce: subscription.firesOnce)
         zone = subscription.zoneID.map(Zone.init)
         firesOn = subscription.firesOn
@@ -114,7 +115,7 @@ public final class IndexedSubscription: Sendable {
         Subscription(
             subscriptionID: fields.subscriptionID, subscriptionType: fields.subscriptionType, container: fields.container,
             database: fields.database, ownerRecordName: fields.ownerRecordName, query: fields.query, zoneID: zoneID,
-            firesOn: firesOn, firesOnce: fields.firesOnce, notificationInfo: info.value)
+            firesOn: firesOn, firesOnce: fields.firesOnce, notificationInfo: info.value, revision: fields.revision)
     }
 
     func satisfied(by fields: [String: FieldValue], of change: RecordChange) -> Bool {

@@ -83,11 +83,12 @@ public struct SubscriptionRules: Sendable {
         return hasher.finalize()
     }
 
-    /// The subscription's definition without its ID, to find duplicates of one owner.
-    /// `firesOn` is a set (CloudKit's options are bits): its order is not part of it.
+    /// The subscription's definition without its ID and revision, to find duplicates of one
+    /// owner. `firesOn` is a set (CloudKit's options are bits): its order is not part of it.
     public static func definition(_ subscription: Subscription) -> Subscription {
         var copy = subscription
         copy.subscriptionID = ""
+        copy.revision = nil
         copy.firesOn = Subscription.Event.allCases.filter(subscription.firesOn.contains)
         return copy
     }

@@ -9,7 +9,7 @@ extension Match {
     ///
     /// - The subscription without its `query` and `firesOn` (they decide whether it fires,
     ///   which the match stage already did): IDs, type, container, database, owner, zone,
-    ///   `firesOnce` and the notification info.
+    ///   `firesOnce`, the revision and the notification info.
     /// - The change without `previousFields` and `participants`, and with only the fields
     ///   its subscription's notification info names (`NotificationInfo.fieldNames`); the
     ///   record's metadata (name, zone, creator, times, origin device) stays.

@@ -9,7 +9,7 @@ struct SlimSubscription: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case subscriptionID, subscriptionType, container, database, ownerRecordName, zoneID, firesOnce, notificationInfo
+        case subscriptionID, subscriptionType, container, database, ownerRecordName, zoneID, firesOnce, notificationInfo, revision
     }
 
     /// Decodes and validates as `Subscription.init(from:)` does, without the query checks:
@@ -29,12 +29,14 @@ struct SlimSubscription: Codable {
         let zoneID = try c.decodeIfPresent(ZoneID.self, forKey: .zoneID)
         let firesOnce = try c.decodeIfPresent(Bool.self, forKey: .firesOnce) ?? false
         let notificationInfo = try c.decodeIfPresent(NotificationInfo.self, forKey: .notificationInfo) ?? NotificationInfo()
+        let revision = try c.decodeNonNegativeIfPresent(.revision)
         if subscriptionType == .zone, zoneID == nil {
             throw c.error(.missingValue, "a zone subscription needs a zoneID", at: .zoneID)
         }
         subscription = Subscription(
             subscriptionID: subscriptionID, subscriptionType: subscriptionType, container: container, database: database,
-            ownerRecordName: ownerRecordName, zoneID: zoneID, firesOnce: firesOnce, notificationInfo: notificationInfo)
+            ownerRecordName: ownerRecordName, zoneID: zoneID, firesOnce: firesOnce, notificationInfo: notificationInfo,
+            revision: revision)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -47,5 +49,6 @@ struct SlimSubscription: Codable {
         try c.encodeIfPresent(subscription.zoneID, forKey: .zoneID)
         try c.encode(subscription.firesOnce, forKey: .firesOnce)
         try c.encode(subscription.notificationInfo, forKey: .notificationInfo)
+        try c.encodeIfPresent(subscription.revision, forKey: .revision)
     }
 }

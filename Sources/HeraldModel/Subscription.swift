@@ -59,12 +59,18 @@ public struct Subscription: Sendable, Hashable, Codable {
     /// Retire the subscription after its first notification.
     public var firesOnce: Bool
     public var notificationInfo: NotificationInfo
+    /// Which save of the subscription this is: a new value on every save (the API gives the
+    /// save time in microseconds, increasing; `nil` from producers that set none). Compose
+    /// remembers a fired fires-once subscription by its key and revision, so one saved again
+    /// under the same ID after it fired is a new subscription and fires again
+    /// (docs/cloudkit-behaviour.md §1).
+    public var revision: Int64?
 
     /// Creates a subscription (not validated: validation happens on decode).
     public init(
         subscriptionID: String, subscriptionType: SubscriptionType, container: String, database: DatabaseScope,
         ownerRecordName: String, query: SubscriptionQuery? = nil, zoneID: ZoneID? = nil, firesOn: [Event] = [],
-        firesOnce: Bool = false, notificationInfo: NotificationInfo = NotificationInfo()
+        firesOnce: Bool = false, notificationInfo: NotificationInfo = NotificationInfo(), revision: Int64? = nil
     ) {
         self.subscriptionID = subscriptionID
         self.subscriptionType = subscriptionType
@@ -76,6 +82,7 @@ public struct Subscription: Sendable, Hashable, Codable {
         self.firesOn = firesOn
         self.firesOnce = firesOnce
         self.notificationInfo = notificationInfo
+        self.revision = revision
     }
 
     /// The Kafka key and the subscription's identity (docs/cloudkit-behaviour.md §1):
@@ -103,7 +110,7 @@ public struct Subscription: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case subscriptionID, subscriptionType, container, database, ownerRecordName, query, zoneID
-        case firesOn, firesOnce, notificationInfo
+        case firesOn, firesOnce, notificationInfo, revision
     }
 
     /// Decodes and validates (see the type's documentation).
@@ -125,6 +132,7 @@ public struct Subscription: Sendable, Hashable, Codable {
         firesOn = try c.decodeIfPresent([Event].self, forKey: .firesOn) ?? []
         firesOnce = try c.decodeIfPresent(Bool.self, forKey: .firesOnce) ?? false
         notificationInfo = try c.decodeIfPresent(NotificationInfo.self, forKey: .notificationInfo) ?? NotificationInfo()
+        revision = try c.decodeNonNegativeIfPresent(.revision)
         try validateShape(c)
     }
 

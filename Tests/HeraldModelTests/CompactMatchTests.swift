@@ -44,12 +44,31 @@ struct CompactMatchTests {
         }
     }
 
+    @Test("form 3, written before subscriptions had a revision, is still read")
+    func formWithoutRevision() throws {
+        var samples = WireSamples(seed: 77)
+        for _ in 0..<50 {
+            var match = samples.match()
+            match.subscription.revision = nil
+            let without = [UInt8](try compact(match))
+            match.subscription.revision = 5
+            let with = [UInt8](try compact(match))
+            // Form 4 writes the revision's presence byte where form 3 has none: drop it.
+            let at = try #require(without.indices.first { without[$0] != with[$0] })
+            #expect(without[at] == 0 && with[at] == 1)
+            let form3 = [Match.compactFormWithoutRevision] + without[1..<at] + without[(at + 1)...]
+            match.subscription.revision = nil
+            #expect(try Match(matchesValue: Data(form3)) == match.slimmed())
+        }
+    }
+
     /// A value made invalid in one of the ways a reader checks.
     static let breakages: [(String, @Sendable (inout Match) -> Void)] = [
         ("empty recipient", { $0.recipient = "" }),
         ("empty subscription ID", { $0.subscription.subscriptionID = "" }),
         ("empty container", { $0.subscription.container = "" }),
         ("empty owner", { $0.subscription.ownerRecordName = "" }),
+        ("negative revision", { $0.subscription.revision = -1 }),
         ("zone without zone ID", { $0.subscription.subscriptionType = .zone; $0.subscription.database = .private; $0.subscription.zoneID = nil }),
         ("query type in the wrong database", { $0.subscription.subscriptionType = .zone; $0.subscription.database = .public }),
         ("empty zone name", { $0.change.zoneID.zoneName = "" }),

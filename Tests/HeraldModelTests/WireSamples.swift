@@ -135,7 +135,8 @@ struct WireSamples {
         return Subscription(
             subscriptionID: text(), subscriptionType: type, container: text(), database: database,
             ownerRecordName: text(), query: query, zoneID: type == .zone ? zoneID() : optional { $0.zoneID() },
-            firesOn: type == .query ? [.create, .leave] : [], firesOnce: chance(30), notificationInfo: notificationInfo())
+            firesOn: type == .query ? [.create, .leave] : [], firesOnce: chance(30), notificationInfo: notificationInfo(),
+            revision: optional { Int64.random(in: 0...Int64.max, using: &$0.random) })
     }
 
     mutating func match() -> Match {

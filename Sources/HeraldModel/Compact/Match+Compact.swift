@@ -3,22 +3,27 @@ import Foundation
 extension Match {
     /// The first byte of a match in the compact binary form (`compactEncoded(reusing:)`).
     /// JSON never starts with it, so a reader tells the forms apart by that byte alone.
-    public static let compactForm: UInt8 = 3
+    public static let compactForm: UInt8 = 4
+    /// The compact form written before subscriptions had a revision (session 16), still read:
+    /// the same but for the subscription's revision.
+    public static let compactFormWithoutRevision: UInt8 = 3
 
     /// Decodes a value of topic `matches` in any form this version reads: the compact binary
-    /// form (first byte `compactForm`), or JSON — the slim form 2 or the full form of earlier
+    /// form (first byte `compactForm`, or
+    /// `compactFormWithoutRevision` from a match stage of before session 16), or JSON — the slim form 2 or the full form of earlier
     /// versions (`WireCodec`), which a match stage not yet upgraded still writes.
     /// - Throws: `ModelError` naming what is wrong and where (`subscription.container`, …);
     ///   bytes that are not in the compact form are `malformedJSON`.
     public init(matchesValue data: Data, codec: WireCodec = WireCodec()) throws(ModelError) {
-        guard data.first == Self.compactForm else {
+        let form = data.first
+        guard form == Self.compactForm || form == Self.compactFormWithoutRevision else {
             self = try codec.decode(Match.self, from: data)
             return
         }
         let result = data.withUnsafeBytes { (raw) -> Result<Match, ModelError> in
             Result { () throws(ModelError) in
                 var reader = CompactReader(raw, offset: 1)
-                let match = try Match(compact: &reader)
+                let match = try Match(compact: &reader, withRevision: form == Self.compactForm)
                 guard reader.isAtEnd else { throw CompactReader.malformed("bytes after the match") }
                 return match
             }
@@ -47,7 +52,7 @@ extension Match {
 
     /// Reads the fields in `compactEncoded` order, with the checks of `init(wire:at:)` in
     /// the same order and with the same codes and paths.
-    init(compact reader: inout CompactReader) throws(ModelError) {
+    init(compact reader: inout CompactReader, withRevision: Bool) throws(ModelError) {
         recipient = try reader.nonEmpty("recipient")
         notificationType = try reader.wireEnum(NotificationType.self, "notificationType")
         let reason = try reader.optionalString()
@@ -58,7 +63,7 @@ extension Match {
         } catch {
             throw error.prefixed("queryNotificationReason")
         }
-        do { subscription = try Subscription(slimCompact: &reader) } catch { throw error.prefixed("subscription") }
+        do { subscription = try Subscription(slimCompact: &reader, withRevision: withRevision) } catch { throw error.prefixed("subscription") }
         do { change = try RecordChange(slimCompact: &reader) } catch { throw error.prefixed("change") }
         notificationID = try reader.nonEmpty("notificationID")
         try checkConsistency()

@@ -14,10 +14,17 @@ extension Subscription {
         }
         writer.bool(firesOnce)
         notificationInfo.writeCompact(to: &writer)
+        if let revision {
+            writer.byte(1)
+            writer.int64(revision)
+        } else {
+            writer.byte(0)
+        }
     }
 
     /// Reads what `writeSlim` wrote, with the checks of `init(wire:at:slim:)` in its order.
-    init(slimCompact reader: inout CompactReader) throws(ModelError) {
+    /// - Parameter withRevision: `false` for form 3, written before subscriptions had a revision.
+    init(slimCompact reader: inout CompactReader, withRevision: Bool) throws(ModelError) {
         subscriptionID = try reader.nonEmpty("subscriptionID")
         subscriptionType = try reader.wireEnum(SubscriptionType.self, "subscriptionType")
         container = try reader.nonEmpty("container")
@@ -29,6 +36,12 @@ extension Subscription {
         firesOn = []
         firesOnce = try reader.bool()
         do { notificationInfo = try NotificationInfo(compact: &reader) } catch { throw error.prefixed("notificationInfo") }
+        revision = nil
+        if withRevision, try reader.isPresent() {
+            let revision = try reader.int64()
+            guard revision >= 0 else { throw ModelError.negative(revision, path: "revision") }
+            self.revision = revision
+        }
         try checkZoneID()
     }
 }

@@ -29,6 +29,7 @@ extension Subscription: WireDecodable, WireEncodable {
         } else {
             notificationInfo = NotificationInfo()
         }
+        revision = try c.nonNegativeIfPresent("revision")
         if !slim {
             try validateShape()
         } else {
@@ -73,6 +74,10 @@ extension Subscription: WireDecodable, WireEncodable {
         writer.member("ownerRecordName", ownerRecordName)
         if !slim, let query {
             try writer.nested("query") { (writer) throws(ModelError) in try query.write(to: &writer) }
+        }
+        if let revision {
+            writer.key("revision")
+            writer.integer(revision)
         }
         writer.member("subscriptionID", subscriptionID)
         writer.member("subscriptionType", subscriptionType)
