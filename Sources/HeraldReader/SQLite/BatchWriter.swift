@@ -17,13 +17,7 @@ struct BatchWriter {
     mutating func apply(_ batch: PreparedBatch) throws -> StoreChanges {
         for notification in batch.notifications { try insert(notification) }
         for read in batch.reads { try record(read) }
-        for stream in changes.grownStreams.keys.sorted() {
-            let pruned = try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
-            changes.prunedCount += pruned
-            // The mark read before the inserts still holds unless this count limit moved it.
-            changes.grownStreams[stream] = try StreamRetention.latestSequence(
-                stream, prunedThrough: pruned == 0 ? marks[stream] : nil, in: db)
-        }
+        for stream in changes.grownStreams.keys.sorted() { try limit(stream) }
         for badge in batch.badges {
             try db.cachedStatement(sql: """
                 INSERT INTO badge (recipient, container, badge) VALUES (?, ?, ?)
@@ -32,6 +26,23 @@ struct BatchWriter {
         }
         for offset in batch.offsets { try save(offset) }
         return changes
+    }
+
+    /// Enforces `retention.maxCount` on a stream that grew and records its latest sequence.
+    ///
+    /// Every retained row is above the stream's mark (`StreamRetention`) and sequences are
+    /// distinct, so the stream holds at most `latest − mark` rows: the count query, which
+    /// walks up to `maxCount` index entries, runs only when that exceeds the limit (a stream
+    /// near or past it). Either way the latest sequence is the newest retained one: the limit
+    /// removes only older ones, and the mark it sets stays below.
+    private mutating func limit(_ stream: StreamID) throws {
+        // `insert` read the mark of every stream it grew.
+        let mark = try marks[stream] ?? StreamRetention.prunedThrough(stream, in: db)
+        guard let latest = try StreamRetention.latestRetainedSequence(stream, in: db) else { return }
+        if latest - mark > Int64(retention.maxCount) {
+            changes.prunedCount += try StreamRetention.enforceCount(retention.maxCount, on: stream, in: db)
+        }
+        changes.grownStreams[stream] = max(latest, mark)
     }
 
     private mutating func insert(_ row: EncodedNotification) throws {
