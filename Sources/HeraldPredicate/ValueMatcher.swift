@@ -39,17 +39,32 @@ enum ValueMatcher {
 
     /// -1, 0 or 1; `nil` when the two cannot be ordered.
     static func order(_ field: FieldValue, _ c: PreparedOperand) -> Int? {
+        order(field, integer: c.integer, number: c.number, string: c.string, options: c.options)
+    }
+
+    /// `order` against element `index` of a list constant, reading the parts it compares in
+    /// place: passing `c.elements[index]` copied the whole operand (its value, strings,
+    /// pattern, list and sets retained and released), twice per `BETWEEN`.
+    static func order(_ field: FieldValue, element index: Int, of c: PreparedOperand) -> Int? {
+        order(
+            field, integer: c.elements[index].integer, number: c.elements[index].number,
+            string: c.elements[index].string, options: c.elements[index].options)
+    }
+
+    private static func order(
+        _ field: FieldValue, integer: Int64?, number: Double?, string cs: String?, options: Comparison.Options
+    ) -> Int? {
         switch field {
         case .int64(let i), .timestamp(let i):
-            if let ci = c.integer { return i < ci ? -1 : (i == ci ? 0 : 1) }
-            guard let d = c.number else { return nil }
+            if let ci = integer { return i < ci ? -1 : (i == ci ? 0 : 1) }
+            guard let d = number else { return nil }
             return compare(Double(i), d)
         case .double(let v):
-            guard let d = c.number else { return nil }
+            guard let d = number else { return nil }
             return compare(v, d)
         case .string, .reference, .asset:
-            guard let cs = c.string, let s = string(of: field) else { return nil }
-            let folded = StringFolding.fold(s, c.options)
+            guard let cs, let s = string(of: field) else { return nil }
+            let folded = StringFolding.fold(s, options)
             return folded < cs ? -1 : (folded == cs ? 0 : 1)
         default:
             return nil
@@ -98,7 +113,7 @@ enum ValueMatcher {
         case .greaterOrEqual:
             return order(field, c).map { $0 >= 0 } ?? false
         case .between:
-            guard c.elements.count == 2, let lo = order(field, c.elements[0]), let hi = order(field, c.elements[1]) else {
+            guard c.elements.count == 2, let lo = order(field, element: 0, of: c), let hi = order(field, element: 1, of: c) else {
                 return false
             }
             return lo >= 0 && hi <= 0

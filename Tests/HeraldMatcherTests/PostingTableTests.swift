@@ -95,6 +95,34 @@ struct PostingTableTests {
         #expect(!called)
     }
 
+    @Test("the token walk of long ASCII texts, every ASCII byte among them, splits them as a byte-by-byte split does")
+    func asciiTokensOfLongTexts() {
+        let hasher = PostingHasher(seed: 6)
+        var random = SeededGenerator(seed: 7)
+        // Every ASCII byte, and the bytes next to the token classes' bounds more often.
+        let alphabet = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) } + Array("/09:@AZ[`az{/09:@AZ[`az{")
+        var texts = [String(repeating: "a", count: 64), String(repeating: "b", count: 65), String(repeating: "7", count: 128)]
+        texts.append(String(repeating: "x", count: 63) + " " + String(repeating: "y", count: 70))
+        texts.append(String(repeating: " ", count: 64) + "tail")
+        let letters = Array("aZ9q")
+        for number in 0..<600 {
+            // Half the texts have long runs of letters (one separator every `word` bytes).
+            let word = number.isMultiple(of: 2) ? Int.random(in: 1..<90, using: &random) : 0
+            texts.append(String((0..<Int.random(in: 0..<200, using: &random)).map { index in
+                guard word > 0 else { return alphabet.randomElement(using: &random)! }
+                return index % word == 0 ? " " : letters.randomElement(using: &random)!
+            }))
+        }
+        for text in texts {
+            var walked: [UInt64] = []
+            #expect(hasher.forEachASCIIToken(11, of: text) { walked.append($0) })
+            let tokens = text.utf8.split(whereSeparator: { byte in
+                !((48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte))
+            }).map { String(decoding: $0, as: UTF8.self).lowercased() }
+            #expect(walked == tokens.map { hasher.hash(11, .string($0)) }, "\(Array(text.utf8))")
+        }
+    }
+
     @Test("a string's hash is the same on the one-pass ASCII path and the normalizing path")
     func asciiHashPath() {
         let hasher = PostingHasher(seed: 4)
