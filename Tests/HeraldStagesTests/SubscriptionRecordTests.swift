@@ -85,14 +85,9 @@ struct SubscriptionRecordTests {
     @Test("both loaders read many batches, prepared on every core: every valid subscription, each bad one dead-lettered once")
     func loaders() async throws {
         let fixture = try await PipelineFixture(partitions: 3)
-        let topic = fixture.catalog.name(TopicCatalog.subscriptions)
-        let placement = SubscriptionPlacement(partitions: 3)
-        let codec = WireCodec()
         let producer = try fixture.producer()
         let subscriptions = (0..<600).map { F.publicNote("s\($0)", owner: "_u\($0)", predicate: $0 % 50 == 7 ? "priority >" : "priority > \($0)") }
-        _ = try await producer.send(subscriptions.map {
-            OutgoingMessage(topic: topic, partition: placement.partition(of: $0), key: $0.partitionKey, value: try codec.encode($0))
-        })
+        _ = try await producer.send(F.placed(subscriptions, on: fixture.catalog.name(TopicCatalog.subscriptions), partitions: 3))
         let whole = SubscriptionTable(partitions: 3)
         let placed = PlacedSubscriptionTable(partitions: 3)
         placed.hold(0..<3)

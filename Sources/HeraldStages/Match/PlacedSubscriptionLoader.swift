@@ -23,9 +23,16 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         var epoch: UInt64
         /// The next offset to read; `nil`: from the beginning.
         var next: Int64?
-        /// Until loaded: the end to reach.
-        var catchUp: CatchUp?
+        /// Until loaded: the end offset to reach (its high watermark when its reading began).
+        var end: Int64?
     }
+
+    /// The most messages one batch gathers from polls that came back full (a backlog being
+    /// read): each batch is mapped on every core but begins with a poll on one thread and
+    /// ends with its last chunk filed on one core, a gap per batch that one poll's 1,000
+    /// messages repeated a thousand times in a 1M load (README, matcher benchmark, session
+    /// 16). A poll that comes back short (the loader is following) ends the batch at once.
+    static let backlogBatch = 16_000
 
     /// The readiness condition and log prefix (the API's directory follows as `subscriptions`).
     private let name = "match.subscriptions"
@@ -71,15 +78,10 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
                 try? await Task.sleep(for: .milliseconds(500))
                 continue
             }
-            for event in await consumer.poll() {
-                switch event {
-                case .messages(let batch):
-                    await apply(batch, &readings)
-                case .offsetOutOfRange(let partition, _, let reason):
-                    logger.critical("\(name): records skipped, offset out of range on \(partition?.description ?? "?"): \(reason)")
-                default:
-                    continue
-                }
+            let (batches, others) = await pollBacklog()
+            if !batches.isEmpty { await apply(batches, &readings) }
+            for case .offsetOutOfRange(let partition, _, let reason) in others {
+                logger.critical("\(name): records skipped, offset out of range on \(partition?.description ?? "?"): \(reason)")
             }
             await replaceMisplaced(readings)
             readiness?.set(name, ready: table.isReady)
@@ -95,7 +97,7 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         readings = readings.filter { held[$0.key] == $0.value.epoch }
         for (partition, epoch) in held where readings[partition] == nil {
             let catchUp = try await CatchUp.measuring([TopicPartition(topic, partition)]) { try await consumer.watermarks($0) }
-            readings[partition] = Reading(epoch: epoch, next: nil, catchUp: catchUp)
+            readings[partition] = Reading(epoch: epoch, next: nil, end: catchUp.remaining[TopicPartition(topic, partition)])
             if catchUp.isComplete { loaded(partition, &readings) }
         }
         try consumer.assign(readings.sorted { $0.key < $1.key }.map { partition, reading in
@@ -105,25 +107,60 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
         logger.info("\(name): reading partitions \(readings.keys.sorted()) of \(topic)")
     }
 
-    /// Decodes and compiles the batch's subscriptions on every core, filing each in order as
-    /// soon as it and those before it are ready (`ParallelBatch`).
-    private func apply(_ batch: [ConsumedMessage], _ readings: inout [Int32: Reading]) async {
+    /// Polls, then polls again while each poll comes back full, up to `backlogBatch`
+    /// messages: the polls' message batches in order, and their other events.
+    private func pollBacklog() async -> (messages: [[ConsumedMessage]], others: [ConsumerEvent]) {
+        var batches: [[ConsumedMessage]] = []
+        var others: [ConsumerEvent] = []
+        let full = consumer.configuration.maxBatchSize
+        var polled = 0
+        repeat {
+            var received = 0
+            for event in await consumer.poll() {
+                guard case .messages(let batch) = event else {
+                    others.append(event)
+                    continue
+                }
+                batches.append(batch)
+                received += batch.count
+            }
+            polled += received
+            guard received >= full else { break }
+        } while polled + full <= Self.backlogBatch && !Task.isCancelled && !consumer.isClosed
+        return (batches, others)
+    }
+
+    /// A message's place in the polls' batches.
+    private struct Position: Sendable {
+        var batch: Int
+        var index: Int
+    }
+
+    /// Decodes and compiles the batches' subscriptions on every core, filing each in order as
+    /// soon as it and those before it are ready (`ParallelBatch`). Messages are read in place
+    /// by position: copying each (a retain and a release of its key, value, topic and
+    /// headers) was about 1% of a load.
+    private func apply(_ batches: [[ConsumedMessage]], _ readings: inout [Int32: Reading]) async {
         var rejected: [Rejection] = []
-        let messages = batch.filter { $0.topic == topic }
+        let topic = topic
+        let positions = batches.indices.flatMap { batch in
+            batches[batch].indices.lazy.filter { batches[batch][$0].topic == topic }.map { Position(batch: batch, index: $0) }
+        }
         let table = table
-        await ParallelBatch().forEach(messages, map: { table.prepare(key: $0.keyString, value: $0.value) }) { offset, record in
-            let message = messages[offset]
-            let partition = message.partition
-            guard var reading = readings[partition], reading.next.map({ message.offset >= $0 }) ?? true else { return }
+        await ParallelBatch().forEach(positions, map: {
+            table.prepare(key: batches[$0.batch][$0.index].keyString, value: batches[$0.batch][$0.index].value)
+        }) { number, record in
+            let position = positions[number]
+            let (partition, offset) = (batches[position.batch][position.index].partition, batches[position.batch][position.index].offset)
+            guard var reading = readings[partition], reading.next.map({ offset >= $0 }) ?? true else { return }
             do throws(Rejection.Reason) {
                 try table.apply(record, partition: partition, epoch: reading.epoch)
             } catch {
-                rejected.append(Rejection(message: message, reason: error))
+                rejected.append(Rejection(message: batches[position.batch][position.index], reason: error))
             }
-            reading.next = message.offset + 1
-            reading.catchUp?.advance(past: message)
+            reading.next = offset + 1
             readings[partition] = reading
-            if reading.catchUp?.isComplete == true { loaded(partition, &readings) }
+            if reading.end.map({ offset + 1 >= $0 }) == true { loaded(partition, &readings) }
         }
         guard !rejected.isEmpty else { return }
         for rejection in rejected { logger.warning("\(name): invalid record: \(rejection.reason)") }
@@ -134,7 +171,7 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
 
     private func loaded(_ partition: Int32, _ readings: inout [Int32: Reading]) {
         guard let epoch = readings[partition]?.epoch else { return }
-        readings[partition]?.catchUp = nil
+        readings[partition]?.end = nil
         table.markLoaded(partition: partition, epoch: epoch)
         logger.info("\(name): partition \(partition) loaded", metadata: [
             "subscriptions": .stringConvertible(table.counts[partition] ?? 0),
@@ -145,7 +182,7 @@ public final class PlacedSubscriptionLoader: Service, ReadinessReporting {
     /// Re-places the misplaced records of the loaded partitions: each written to its placement
     /// partition first, then tombstoned where it was (so it is never absent from the topic).
     private func replaceMisplaced(_ readings: [Int32: Reading]) async {
-        let records = readings.filter { $0.value.catchUp == nil }.flatMap { partition, reading in
+        let records = readings.filter { $0.value.end == nil }.flatMap { partition, reading in
             table.takeMisplaced(partition: partition, epoch: reading.epoch)
         }
         let placed = records.map { OutgoingMessage(topic: topic, partition: $0.placement, key: $0.key, value: $0.value) }

@@ -108,7 +108,7 @@ public final class PlacedSubscriptionTable: Sendable {
     /// - Throws: `Rejection.Reason` as `apply(partition:epoch:key:value:)` does.
     public func apply(_ record: SubscriptionRecord, partition: Int32, epoch: UInt64) throws(Rejection.Reason) {
         let key = record.key
-        guard let value = record.value, let subscription = try record.subscription() else {
+        guard let value = record.value, let keys = try record.decodedKeys() else {
             guard let key else { throw .invalid("a tombstone without a key") }
             state.withLock { state in
                 guard state.shards[partition]?.epoch == epoch else { return }
@@ -123,10 +123,11 @@ public final class PlacedSubscriptionTable: Sendable {
             }
             return
         }
-        let identity = record.identity ?? subscription.partitionKey
+        let (identity, placementKey) = keys
         if let key, key != identity {
-            guard key == subscription.legacyPartitionKey else {
-                throw .invalid("key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(subscription.legacyPartitionKey)')")
+            let legacyKey = try record.subscription()?.legacyPartitionKey
+            guard key == legacyKey else {
+                throw .invalid("key '\(key)' is not the subscription's key '\(identity)' (nor its pre-per-user key '\(legacyKey ?? "")')")
             }
             state.withLock { state in
                 guard state.shards[partition]?.epoch == epoch else { return }
@@ -134,7 +135,7 @@ public final class PlacedSubscriptionTable: Sendable {
             }
             return
         }
-        let target = record.placementKey.map(placement.partition(placementKey:)) ?? placement.partition(of: subscription)
+        let target = placement.partition(placementKey: placementKey)
         do {
             try state.withLock { (state: inout State) throws(MatcherError) in
                 guard state.holds(partition, in: epoch) else { return }
@@ -145,12 +146,12 @@ public final class PlacedSubscriptionTable: Sendable {
                     // unless a record read on the placement itself is there (it wins).
                     guard let placed = state.shards[target],
                           placed.copies.contains(identity) || placed.index.subscription(forKey: identity) == nil else { return }
-                    try state.shards[target]?.index.upsert(record.prepared(subscription, rules: rules))
+                    try state.shards[target]?.index.upsert(record.prepared(rules: rules))
                     state.shards[target]?.copies.insert(identity)
                     state.shards[partition]?.copiedTo[identity] = target
                     return
                 }
-                try state.shards[partition]?.index.upsert(record.prepared(subscription, rules: rules))
+                try state.shards[partition]?.index.upsert(record.prepared(rules: rules))
                 state.shards[partition]?.copies.remove(identity)
             }
         } catch {

@@ -56,6 +56,28 @@ public final class SubscriptionRecord: Sendable {
         try decoded?.get()
     }
 
+    /// The decoded subscription's `identity` and `placementKey`, read without copying the
+    /// subscription (a retain and a release of each of its fields per record filed); `nil`
+    /// for a tombstone.
+    /// - Throws: `Rejection.Reason` (`undecodable`) for a value that does not decode.
+    public func decodedKeys() throws(Rejection.Reason) -> (identity: String, placementKey: String)? {
+        switch decoded {
+        case nil: return nil
+        case .failure(let reason): throw reason
+        case .success:
+            guard let identity, let placementKey else { preconditionFailure("a decoded record without its keys") }
+            return (identity, placementKey)
+        }
+    }
+
+    /// `prepared(_:rules:)` for a decoded record, without the subscription at hand.
+    /// - Throws: `MatcherError` for a subscription that breaks a rule.
+    func prepared(rules: SubscriptionRules) throws(MatcherError) -> PreparedSubscription {
+        if let prepared { return try prepared.get() }
+        guard case .success(let subscription) = decoded else { preconditionFailure("a record prepared without a subscription") }
+        return try rules.prepareForUpsert(subscription, key: identity)
+    }
+
     /// The subscription prepared for an index with `rules` (prepared now if it was not yet:
     /// a record under another key than its own).
     /// - Throws: `MatcherError` for a subscription that breaks a rule.
