@@ -35,8 +35,11 @@ struct ReaderStoreIdentityTests {
         _ fixture: PipelineFixture, store: NotificationStore, readiness: Readiness, partitions: Int32? = nil,
         metrics: PrometheusMetricsFactory? = nil
     ) throws -> ReaderService {
+        // As `herald run` on the embedded broker: the identity holds the broker's run (the mock
+        // cluster's ID comes from its address, which a cluster made after another was freed can share).
         try ReaderService(
             store: store, context: fixture.context(producer: try fixture.producer(), readiness: readiness, partitions: partitions),
+            clusterQualifier: fixture.environment.embeddedRunID.map { "embedded-\($0)" },
             metrics: metrics ?? PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), onChanges: { _ in })
     }
 

@@ -38,8 +38,13 @@ struct SubscriptionDirectoryLoaderTests {
         await producer.close()
     }
 
+    /// A loader as `herald run` makes it on the embedded broker: the store's identity holds the
+    /// broker's run (the mock cluster's ID comes from its address, which a cluster made after
+    /// another was freed can share — this test failed so in CI).
     private func loader(_ fixture: PipelineFixture, _ directory: StoredSubscriptionDirectory, readiness: Readiness) throws -> SubscriptionDirectoryLoader {
-        try SubscriptionDirectoryLoader(directory: directory, context: fixture.context(producer: try fixture.producer(), readiness: readiness))
+        try SubscriptionDirectoryLoader(
+            directory: directory, context: fixture.context(producer: try fixture.producer(), readiness: readiness),
+            clusterQualifier: fixture.environment.embeddedRunID.map { "embedded-\($0)" })
     }
 
     private func temporaryStorePath() throws -> (path: String, directory: URL) {
