@@ -9,9 +9,9 @@ extension Match {
     public static let compactFormWithoutRevision: UInt8 = 3
 
     /// Decodes a value of topic `matches` in any form this version reads: the compact binary
-    /// form (first byte `compactForm`, or
-    /// `compactFormWithoutRevision` from a match stage of before session 16), or JSON — the slim form 2 or the full form of earlier
-    /// versions (`WireCodec`), which a match stage not yet upgraded still writes.
+    /// form (first byte `compactForm`, or `compactFormWithoutRevision` from a match stage of
+    /// before session 16), or JSON — the slim form 2 or the full form of earlier versions
+    /// (`WireCodec`), which a match stage not yet upgraded still writes.
     /// - Throws: `ModelError` naming what is wrong and where (`subscription.container`, …);
     ///   bytes that are not in the compact form are `malformedJSON`.
     public init(matchesValue data: Data, codec: WireCodec = WireCodec()) throws(ModelError) {

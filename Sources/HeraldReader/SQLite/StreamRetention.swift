@@ -75,10 +75,8 @@ enum StreamRetention {
     }
 
     /// The highest sequence the stream has had — retained or removed — or `nil` if none.
-    /// - Parameter prunedThrough: the stream's mark when the caller knows it is current
-    ///   (saves reading it); `nil`: read it.
-    static func latestSequence(_ stream: StreamID, prunedThrough known: Int64? = nil, in db: Database) throws -> Int64? {
-        let latest = max(try latestRetainedSequence(stream, in: db) ?? -1, try known ?? prunedThrough(stream, in: db))
+    static func latestSequence(_ stream: StreamID, in db: Database) throws -> Int64? {
+        let latest = max(try latestRetainedSequence(stream, in: db) ?? -1, try prunedThrough(stream, in: db))
         return latest >= 0 ? latest : nil
     }
 
